@@ -1,0 +1,68 @@
+// Benchmark harness: every benchmark times pmdash against the native PCP tool doing the same
+// work, in the same run, and reports the ratio. Wall-clock medians over repeated runs of
+// whole commands (as hyperfine would), after one warm-up each.
+import { spawnSync } from 'node:child_process';
+
+export interface CommandSpec {
+  readonly cmd: string;
+  readonly args: readonly string[];
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export interface Benchmark {
+  readonly name: string;
+  /** What both sides do, in a few words. */
+  readonly work: string;
+  readonly native: CommandSpec;
+  readonly pmdash: CommandSpec;
+  /** Timed runs per side (default 5). */
+  readonly runs?: number;
+}
+
+export interface BenchResult {
+  readonly name: string;
+  readonly work: string;
+  readonly nativeMs: number;
+  readonly pmdashMs: number;
+  /** pmdash time / native time: below 1 means pmdash is faster. */
+  readonly ratio: number;
+}
+
+function timeOnce(spec: CommandSpec): number {
+  const t0 = process.hrtime.bigint();
+  const run = spawnSync(spec.cmd, spec.args, { env: { ...process.env, ...spec.env }, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 30 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (run.error) throw new Error(`${spec.cmd}: ${run.error.message}`);
+  if (run.status !== 0) throw new Error(`${spec.cmd} ${spec.args.join(' ')} exited ${run.status}: ${run.stderr.toString().slice(0, 500)}`);
+  return ms;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+export function runBenchmark(b: Benchmark): BenchResult {
+  const runs = b.runs ?? 5;
+  timeOnce(b.native);
+  timeOnce(b.pmdash);
+  const native: number[] = [];
+  const ours: number[] = [];
+  // Interleave the two sides so drift in machine load affects both alike.
+  for (let i = 0; i < runs; i++) {
+    native.push(timeOnce(b.native));
+    ours.push(timeOnce(b.pmdash));
+  }
+  const nativeMs = median(native);
+  const pmdashMs = median(ours);
+  return { name: b.name, work: b.work, nativeMs, pmdashMs, ratio: pmdashMs / nativeMs };
+}
+
+export function formatResults(results: readonly BenchResult[]): string {
+  const header = ['benchmark', 'native ms', 'pmdash ms', 'pmdash/native'];
+  const rows = results.map((r) => [r.name, r.nativeMs.toFixed(1), r.pmdashMs.toFixed(1), `${r.ratio.toFixed(2)}x`]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
+  return [line(header), ...rows.map(line), '', ...results.map((r) => `${r.name}: ${r.work}`)].join('\n');
+}

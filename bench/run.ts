@@ -1,0 +1,23 @@
+// `npm run bench`: runs every benchmark (or those whose name contains an argument) and prints
+// pmdash's time as a ratio of the native PCP tool's, measured in this same run.
+import { formatResults, runBenchmark, type Benchmark } from './harness';
+
+const pmdash = (...args: string[]) => ({ cmd: process.execPath, args: ['bin/pmdash.js', ...args] });
+
+const benchmarks: Benchmark[] = [
+  {
+    name: 'startup',
+    work: 'start the CLI and print its version (pminfo --version)',
+    native: { cmd: 'pminfo', args: ['--version'] },
+    pmdash: pmdash('--version'),
+    runs: 10,
+  },
+];
+
+const filters = process.argv.slice(2);
+const selected = benchmarks.filter((b) => filters.length === 0 || filters.some((f) => b.name.includes(f)));
+const results = selected.map((b) => {
+  process.stderr.write(`bench: ${b.name}…\n`);
+  return runBenchmark(b);
+});
+process.stdout.write(formatResults(results) + '\n');

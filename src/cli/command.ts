@@ -1,0 +1,19 @@
+// The shape of one `pmdash` subcommand. Each lives in its own module under src/cli/ and is
+// listed in main.ts; `io` lets tests run a command in-process and capture its output.
+import type { OptionSpec } from './args';
+
+export interface CommandIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+export interface Command {
+  readonly name: string;
+  /** One line for `pmdash --help`. */
+  readonly summary: string;
+  /** Usage line after `pmdash NAME`, e.g. "-a ARCHIVE [--json]". */
+  readonly usage: string;
+  readonly options: readonly OptionSpec[];
+  /** Runs the command; resolves to the process exit status. */
+  run(argv: readonly string[], io: CommandIo): Promise<number>;
+}

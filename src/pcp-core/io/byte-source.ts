@@ -1,0 +1,18 @@
+// The one way bytes enter pcp-core: a random-access, asynchronous source, shaped like Arrow's
+// RandomAccessFile.readAt. Files, Blobs, HTTP Range URLs, memory and decompressed volumes all
+// implement it; decoders fetch a block with `read` and then decode it synchronously.
+
+export interface ByteSource {
+  /** What to call this source in messages: a path, a file name or a URL. */
+  readonly name: string;
+  /** Total length in bytes (uncompressed, for a decompressing source). */
+  readonly size: number;
+  /**
+   * Reads `length` bytes from `offset`. The result is shorter only when the range runs past
+   * the end (empty at or beyond `size`); any other failure rejects with an Error naming the
+   * source. The caller must not modify the returned bytes.
+   */
+  read(offset: number, length: number): Promise<Uint8Array>;
+  /** Releases handles or caches; reads after close fail. */
+  close(): Promise<void>;
+}

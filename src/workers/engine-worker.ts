@@ -1,0 +1,5 @@
+// Worker entry: exposes one EngineApi over Comlink.
+import { expose } from 'comlink';
+import { EngineApi } from './engine-api';
+
+expose(new EngineApi());
