@@ -1,10 +1,139 @@
 // The engine's API: what the UI may ask of the worker that owns every context. Plain
-// TypeScript over pcp-core, so it also runs in-process (tests, CLI). Coarse and bulk by
-// design: whole windows of series per call, never one call per sample.
+// TypeScript over pcp-core, so it also runs in-process (unit tests, benchmarks). Coarse and
+// bulk by design (docs/design.md "Worker API"): whole windows of series per call, PMNS and
+// metric details by name lists, never one call per sample. Every failure leaves as a plain
+// EngineError (engine-error.ts).
+import type { Context } from '../pcp-core/context/context';
+import { PM_ERR_NOCONTEXT, PM_ERR_NYI, PmError } from '../pcp-core/errors';
+import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
+import { boundary, toEngineError } from './engine-error';
+import type { ExpressionCheck, MetricDetails, PmnsNode, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
+import { fetchSeries, timestampToMs } from './series-fetch';
+import { describeSpec, openSource, type OpenedSource } from './source-open';
+import { formatUnits } from './units-text';
+
+interface Entry {
+  readonly opened: OpenedSource;
+  /** Replay state lives in the context, so calls on one source run one at a time. */
+  queue: Promise<unknown>;
+}
+
+export type SourceOpener = (spec: SourceSpec, progress: ProgressFn) => Promise<OpenedSource>;
 
 export class EngineApi {
+  private readonly sources = new Map<SourceHandle, Entry>();
+  private nextHandle = 1;
+
+  /** `opener` is replaceable so unit tests can open in-memory contexts. */
+  constructor(private readonly opener: SourceOpener = openSource) {}
+
   /** Answers with the engine's identity; the UI's first round trip. */
   hello(): Promise<string> {
     return Promise.resolve('pmdash engine');
   }
+
+  /** Opens a source; progress is reported for anything slow (decompression, index). */
+  open(spec: SourceSpec, progress?: ProgressFn): Promise<SourceSummary> {
+    return boundary(describeSpec(spec), async () => {
+      const opened = await this.opener(spec, progress ?? (() => undefined));
+      const handle = this.nextHandle++;
+      this.sources.set(handle, { opened, queue: Promise.resolve() });
+      const src = opened.ctx.source;
+      const metricCount = (await opened.ctx.traverse('')).length;
+      const startMs = src.kind === 'archive' ? timestampToMs(src.start) : Date.now();
+      return {
+        handle,
+        kind: src.kind,
+        name: opened.name,
+        hostname: src.hostname,
+        timezone: src.timezone,
+        zoneinfo: src.kind === 'archive' ? src.zoneinfo : '',
+        startMs,
+        endMs: Number.isFinite(opened.endMs) ? opened.endMs : startMs,
+        intervalMs: opened.intervalMs,
+        metricCount,
+        warnings: opened.warnings.map((w) => toEngineError(w)),
+      };
+    });
+  }
+
+  /** Closes a source; its handle answers nothing afterwards. */
+  close(handle: SourceHandle): Promise<void> {
+    return boundary(`source ${handle}`, async () => {
+      const entry = this.sources.get(handle);
+      if (!entry) return;
+      this.sources.delete(handle);
+      await entry.queue.catch(() => undefined);
+      await entry.opened.ctx.close();
+    });
+  }
+
+  /** Every leaf name of the PMNS, in PMNS order: the metric browser builds its tree from it. */
+  listMetrics(handle: SourceHandle): Promise<string[]> {
+    return this.run(handle, 'PMNS', (ctx) => ctx.traverse(''));
+  }
+
+  /** Children of one PMNS node ('' is the root). */
+  children(handle: SourceHandle, name: string): Promise<PmnsNode[]> {
+    return this.run(handle, name || 'PMNS root', (ctx) => ctx.children(name));
+  }
+
+  /** Descriptor, help text and instances of each named metric; errors stay per metric. */
+  details(handle: SourceHandle, names: readonly string[]): Promise<MetricDetails[]> {
+    return this.run(handle, 'metric details', async (ctx) => {
+      const ids = await ctx.lookupNames(names);
+      const out: MetricDetails[] = [];
+      for (const [i, name] of names.entries()) {
+        out.push(await describeMetric(ctx, name, ids[i]));
+      }
+      return out;
+    });
+  }
+
+  /** A whole window of series for one chart (see series-fetch.ts for the semantics). */
+  fetchSeries(req: SeriesRequest): Promise<SeriesBlock> {
+    return this.run(req.handle, 'series', (ctx) => fetchSeries(ctx, req));
+  }
+
+  /** Validates a derived-metric expression against a source, for the chart editor. */
+  checkExpression(handle: SourceHandle, expr: string): Promise<ExpressionCheck> {
+    return this.run(handle, expr, () => Promise.reject(new PmError(PM_ERR_NYI, 'derived metrics are not available in this build yet', expr)));
+  }
+
+  /** Queues `body` behind earlier calls on the same source; errors leave as EngineError. */
+  private run<T>(handle: SourceHandle, what: string, body: (ctx: Context) => Promise<T>): Promise<T> {
+    return boundary(what, () => {
+      const entry = this.sources.get(handle);
+      if (!entry) return Promise.reject(new PmError(PM_ERR_NOCONTEXT, undefined, `source ${handle}`));
+      const next = entry.queue.then(() => body(entry.opened.ctx));
+      entry.queue = next.catch(() => undefined);
+      return next;
+    });
+  }
+}
+
+async function describeMetric(ctx: Context, name: string, id: PmId | number | undefined): Promise<MetricDetails> {
+  const base = { name, pmid: '', type: '', sem: '', units: '', indom: '', oneline: '', help: '', instances: [] };
+  if (id === undefined || id < 0) return { ...base, error: toEngineError(new PmError(id ?? PM_ERR_NOCONTEXT, undefined, name)) };
+  const pmid = id as PmId;
+  const [desc] = await ctx.lookupDescs([pmid]);
+  if (desc === undefined || typeof desc === 'number') return { ...base, pmid: formatPmId(pmid), error: toEngineError(new PmError(desc ?? PM_ERR_NOCONTEXT, undefined, name)) };
+  const text = (kind: 'oneline' | 'help'): Promise<string> => ctx.lookupText({ pmid }, kind).catch(() => '');
+  const [oneline, help] = await Promise.all([text('oneline'), text('help')]);
+  let instances: { id: number; name: string }[] = [];
+  if (desc.indom !== PM_INDOM_NULL) {
+    const list = await ctx.getInDom(desc.indom);
+    instances = list.names.map((n, k) => ({ id: list.instances[k] ?? -1, name: n }));
+  }
+  return {
+    name,
+    pmid: formatPmId(pmid),
+    type: formatType(desc.type),
+    sem: formatSem(desc.sem),
+    units: formatUnits(desc.units) || 'none',
+    indom: formatInDom(desc.indom),
+    oneline,
+    help,
+    instances,
+  };
 }

@@ -1,0 +1,165 @@
+// The vocabulary of the worker boundary: what the UI sends to the engine and what comes back.
+// Everything here is structured-clone friendly (plain objects, typed arrays, File objects), so
+// the same shapes serve Comlink in the browser and direct calls in tests. The UI imports these
+// types only (docs/design.md "Worker API", "Series data").
+import type { Units } from '../pcp-core/types';
+
+/** A handle the engine gives for an opened source; meaningless after close(). */
+export type SourceHandle = number;
+
+/** One dropped or picked file, with its path relative to the drop (folders keep their path). */
+export interface DroppedFile {
+  readonly path: string;
+  readonly file: Blob;
+}
+
+/** Where metrics come from (a discriminated union, as Perfetto's TraceSource). */
+export type SourceSpec =
+  | { readonly kind: 'files'; readonly files: readonly DroppedFile[] }
+  | { readonly kind: 'url'; readonly url: string }
+  | { readonly kind: 'live'; readonly host: string; readonly bridgeUrl: string };
+
+/** Progress of a slow step, reported through a Comlink.proxy callback. */
+export interface Progress {
+  /** What is happening, e.g. "decompressing 20180416.10.00.2.xz". */
+  readonly phase: string;
+  readonly done: number;
+  /** 0 when unknown. */
+  readonly total: number;
+}
+export type ProgressFn = (p: Progress) => void;
+
+/** An error as a plain object: Comlink keeps only an Error's message, so convert at the edge. */
+export interface EngineError {
+  /** PM_ERR_* spelling (or an errno name, or 'EINTERNAL' for a bug). */
+  readonly code: string;
+  readonly message: string;
+  /** Where: file, host, offset, metric, expression. */
+  readonly context: string;
+}
+
+/** What the UI learns about a source when it opens. */
+export interface SourceSummary {
+  readonly handle: SourceHandle;
+  readonly kind: 'archive' | 'live';
+  /** A short display name: the archive base name or the host. */
+  readonly name: string;
+  readonly hostname: string;
+  /** POSIX TZ of the source host, e.g. "EST-10"; '' when unknown. */
+  readonly timezone: string;
+  /** Olson zone name when known (v3 archives, or a live host that gave one), else ''. */
+  readonly zoneinfo: string;
+  /** Archive bounds in epoch milliseconds; for live, the open time (both ends). */
+  readonly startMs: number;
+  readonly endMs: number;
+  /** Typical sampling interval (median gap of the temporal index), 0 when unknown. */
+  readonly intervalMs: number;
+  readonly metricCount: number;
+  /** Per-file problems that did not stop the open (e.g. a stray file in a dropped folder). */
+  readonly warnings: readonly EngineError[];
+}
+
+/** pmchart's instance clauses: every instance, a list, or an extended regex (not) matching. */
+export type InstanceSelector =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'list'; readonly names: readonly string[] }
+  | { readonly kind: 'matching'; readonly pattern: string }
+  | { readonly kind: 'not-matching'; readonly pattern: string };
+
+/** One plotted metric of a chart: a PMNS name, or a derived expression. */
+export interface PlotRequest {
+  /** PMNS name, or the expression's label when `expr` is set. */
+  readonly metric: string;
+  /** A derived-metric expression (pmRegisterDerived syntax); the metric name is its label. */
+  readonly expr?: string;
+  readonly instances: InstanceSelector;
+}
+
+/** A whole window of series for one chart. */
+export interface SeriesRequest {
+  readonly handle: SourceHandle;
+  readonly plots: readonly PlotRequest[];
+  /** Grid: t0Ms, t0Ms + stepMs, … ≤ t1Ms (epoch ms, may be fractional). */
+  readonly t0Ms: number;
+  readonly t1Ms: number;
+  readonly stepMs: number;
+  /** Counters as rates (pmchart and pmval's default); false plots the raw counter. */
+  readonly rate: boolean;
+}
+
+/** Units of a column after rate conversion, plus the PCP string for humans. */
+export interface ColumnUnits {
+  readonly units: Units;
+  /** pmUnitsStr-like text ("Kbyte / sec", "count / sec"); '' for none. */
+  readonly text: string;
+  /** True when a time counter became a time utilization (pmval's "converting to time utilization"). */
+  readonly utilization: boolean;
+}
+
+/** One metric-instance column of a SeriesBlock. */
+export interface SeriesColumn {
+  /** Index of the plot in the request. */
+  readonly plot: number;
+  /** The instance's internal id, or -1 for a singular metric. */
+  readonly instId: number;
+  /** The instance name, or '' for a singular metric. */
+  readonly instName: string;
+  /** NaN marks a missing value (no value, first counter sample, counter wrap, error). */
+  readonly values: Float64Array;
+}
+
+/** Per-plot facts and problems that belong with the data. */
+export interface PlotInfo {
+  readonly metric: string;
+  readonly sem: number;
+  readonly type: number;
+  readonly units: ColumnUnits;
+  /** Set when the whole plot failed (unknown name, bad expression, non-numeric type). */
+  readonly error?: EngineError;
+}
+
+/**
+ * A window of series: timestamps plus one Float64Array per column, NaN = missing. The
+ * buffers are transferred, not copied, across the worker boundary.
+ */
+export interface SeriesBlock {
+  readonly t0Ms: number;
+  readonly t1Ms: number;
+  readonly stepMs: number;
+  /** Epoch milliseconds of each row (exact grid points converted at this boundary). */
+  readonly timestamps: Float64Array;
+  readonly plots: readonly PlotInfo[];
+  readonly columns: readonly SeriesColumn[];
+}
+
+/** One node of the PMNS for the metric browser. */
+export interface PmnsNode {
+  readonly name: string;
+  readonly leaf: boolean;
+}
+
+/** Everything the metric browser shows about one metric. */
+export interface MetricDetails {
+  readonly name: string;
+  readonly pmid: string;
+  readonly type: string;
+  readonly sem: string;
+  readonly units: string;
+  readonly indom: string;
+  readonly oneline: string;
+  readonly help: string;
+  /** Instances (current for live, all ever seen for an archive). */
+  readonly instances: readonly { readonly id: number; readonly name: string }[];
+  readonly error?: EngineError;
+}
+
+/** The outcome of validating a derived expression as the user types. */
+export type ExpressionCheck =
+  | { readonly ok: true; readonly units: string; readonly sem: string; readonly type: string }
+  | { readonly ok: false; readonly message: string; readonly caret: number };
+
+/** Live streaming: one row per tick, pushed to a Comlink.proxy callback. */
+export interface LiveFrame {
+  readonly timestampMs: number;
+  readonly block: SeriesBlock;
+}

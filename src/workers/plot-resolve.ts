@@ -1,0 +1,95 @@
+// Resolves a chart's plots against a Context: metric name → pmid and descriptor, instance
+// selector → the instance columns to return. The first step of every fetchSeries; errors stay
+// per plot so one bad metric does not blank a chart (docs/design.md "Errors").
+import type { Context } from '../pcp-core/context/context';
+import { PM_ERR_CONV, PM_ERR_NAME, PmError, pmErrStr } from '../pcp-core/errors';
+import { isNumericType, PM_INDOM_NULL, PM_SEM_COUNTER, type Desc, type PmId } from '../pcp-core/types';
+import { toEngineError } from './engine-error';
+import type { EngineError, InstanceSelector, PlotRequest } from './engine-types';
+
+export interface ResolvedColumn {
+  readonly instId: number;
+  readonly instName: string;
+}
+
+export type ResolvedPlot =
+  | { readonly ok: true; readonly metric: string; readonly pmid: PmId; readonly desc: Desc; readonly columns: readonly ResolvedColumn[] }
+  | { readonly ok: false; readonly metric: string; readonly error: EngineError };
+
+/** Compiles a selector into an instance-name predicate; a bad regex is the plot's error. */
+export function instancePredicate(sel: InstanceSelector): (name: string) => boolean {
+  switch (sel.kind) {
+    case 'all':
+      return () => true;
+    case 'list': {
+      const wanted = new Set(sel.names);
+      return (name) => wanted.has(name);
+    }
+    case 'matching': {
+      const re = new RegExp(sel.pattern);
+      return (name) => re.test(name);
+    }
+    case 'not-matching': {
+      const re = new RegExp(sel.pattern);
+      return (name) => !re.test(name);
+    }
+  }
+}
+
+function failed(metric: string, e: unknown): ResolvedPlot {
+  return { ok: false, metric, error: toEngineError(e, metric) };
+}
+
+/** Resolves every plot; never throws for a plot's own problem. */
+export async function resolvePlots(ctx: Context, plots: readonly PlotRequest[]): Promise<ResolvedPlot[]> {
+  const names = plots.map((p) => p.metric);
+  const ids = await ctx.lookupNames(names);
+  const known = ids.filter((id): id is PmId => typeof id === 'number' && id >= 0);
+  const descs = known.length ? await ctx.lookupDescs(known) : [];
+  const descById = new Map<number, Desc | number>();
+  known.forEach((id, i) => descById.set(id, descs[i] ?? PM_ERR_NAME));
+
+  const out: ResolvedPlot[] = [];
+  for (const [i, plot] of plots.entries()) {
+    const id = ids[i];
+    if (plot.expr !== undefined) {
+      out.push(failed(plot.metric, new PmError(PM_ERR_CONV, 'derived metrics are not available in this build yet', plot.expr)));
+      continue;
+    }
+    if (id === undefined || id < 0) {
+      out.push(failed(plot.metric, new PmError(typeof id === 'number' ? id : PM_ERR_NAME, pmErrStr(typeof id === 'number' ? id : PM_ERR_NAME), plot.metric)));
+      continue;
+    }
+    const desc = descById.get(id);
+    if (desc === undefined || typeof desc === 'number') {
+      out.push(failed(plot.metric, new PmError(typeof desc === 'number' ? desc : PM_ERR_NAME, undefined, plot.metric)));
+      continue;
+    }
+    if (!isNumericType(desc.type)) {
+      out.push(failed(plot.metric, new PmError(PM_ERR_CONV, 'metric does not have a numeric type', plot.metric)));
+      continue;
+    }
+    let columns: ResolvedColumn[];
+    try {
+      if (desc.indom === PM_INDOM_NULL) {
+        columns = [{ instId: -1, instName: '' }];
+      } else {
+        const keep = instancePredicate(plot.instances);
+        const list = await ctx.getInDom(desc.indom);
+        columns = [];
+        list.names.forEach((name, k) => {
+          if (keep(name)) columns.push({ instId: list.instances[k] ?? -1, instName: name });
+        });
+      }
+    } catch (e) {
+      out.push(failed(plot.metric, e));
+      continue;
+    }
+    out.push({ ok: true, metric: plot.metric, pmid: id as PmId, desc, columns });
+  }
+  return out;
+}
+
+export function isCounter(desc: Desc): boolean {
+  return desc.sem === PM_SEM_COUNTER;
+}
