@@ -41,6 +41,13 @@ export async function runPythonOracle(script: string, args: readonly string[], e
   return run.stdout;
 }
 
+/** Runs a test/oracle/ script with a JSON request on stdin and returns its parsed JSON reply. */
+export async function queryPythonOracle<T>(script: string, request: unknown, env?: NodeJS.ProcessEnv): Promise<T> {
+  const run = await runTool(PYTHON, [join(import.meta.dirname, 'oracle', script)], { env, input: JSON.stringify(request), timeoutMs: 280_000 });
+  if (run.status !== 0) throw new Error(`oracle ${script} exited ${run.status}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as T;
+}
+
 /** A fresh temporary directory for one test's outputs. */
 export function scratchDir(prefix = 'pmdash-'): string {
   return mkdtempSync(join(tmpdir(), prefix));

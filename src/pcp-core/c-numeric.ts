@@ -1,0 +1,313 @@
+// C numeric semantics that libpcp's results depend on, reproduced exactly in JavaScript:
+// correctly rounded rational → double / float conversions, integer powers (glibc pow),
+// int64 → float, the x87 80-bit `long double` rounding that pmtimespecToReal and
+// pmtimespecFromReal go through, and strtod / strtol as glibc parses in the C locale.
+// Used by units.ts (pmParseUnitsStr, pmConvScale), values.ts (pmExtractValue) and time/.
+// Everything here is exact: bigint rationals, rounding to nearest, ties to even.
+
+/** Number of significant bits of a non-negative bigint (0 for 0). */
+export function bitLength(n: bigint): number {
+  return n === 0n ? 0 : n.toString(2).length;
+}
+
+/** A binary floating value held exactly: mant · 2^exp, mant ≥ 0. */
+export interface Binary {
+  readonly mant: bigint;
+  readonly exp: number;
+}
+
+/**
+ * Rounds the positive rational num/den to `bits` significant bits, to nearest with ties to
+ * even, never using a lowest bit below 2^minExp (gradual underflow, as IEEE subnormals).
+ */
+export function roundRational(num: bigint, den: bigint, bits: number, minExp: number): Binary {
+  if (num <= 0n || den <= 0n) return { mant: 0n, exp: minExp };
+  // Choose exp so that num / (den · 2^exp) has exactly `bits` integer bits (or fewer at minExp).
+  let exp = bitLength(num) - bitLength(den) - bits;
+  if (scaledQuotient(num, den, exp) >= 1n << BigInt(bits)) exp += 1;
+  if (exp < minExp) exp = minExp;
+  const [q, r2, d2] = quotientRemainder(num, den, exp);
+  let mant = q;
+  // Round: compare twice the remainder with the divisor.
+  if (r2 > d2 || (r2 === d2 && (mant & 1n) === 1n)) mant += 1n;
+  if (mant === 1n << BigInt(bits)) {
+    mant >>= 1n;
+    exp += 1;
+  }
+  return { mant, exp };
+}
+
+function scaledQuotient(num: bigint, den: bigint, exp: number): bigint {
+  return exp >= 0 ? num / (den << BigInt(exp)) : (num << BigInt(-exp)) / den;
+}
+
+/** Quotient of num / (den·2^exp) with twice the remainder and the divisor, for rounding. */
+function quotientRemainder(num: bigint, den: bigint, exp: number): [bigint, bigint, bigint] {
+  const n = exp >= 0 ? num : num << BigInt(-exp);
+  const d = exp >= 0 ? den << BigInt(exp) : den;
+  return [n / d, (n % d) * 2n, d];
+}
+
+/** mant · 2^exp as a double; exact when mant has at most 53 bits and the value is in range. */
+export function binaryToNumber(b: Binary): number {
+  const m = Number(b.mant);
+  // Split the power so that neither factor overflows or underflows on its own.
+  const half = Math.trunc(b.exp / 2);
+  return m * 2 ** half * 2 ** (b.exp - half);
+}
+
+const DOUBLE_BITS = 53;
+const DOUBLE_MIN_EXP = -1074;
+const FLOAT_BITS = 24;
+const FLOAT_MIN_EXP = -149;
+const FLOAT_MAX = 3.4028234663852886e38;
+
+/** The double nearest to num/den (den > 0), ±Infinity on overflow. */
+export function rationalToDouble(num: bigint, den: bigint): number {
+  if (num === 0n) return 0;
+  const neg = num < 0n;
+  const r = roundRational(neg ? -num : num, den, DOUBLE_BITS, DOUBLE_MIN_EXP);
+  const v = r.exp + bitLength(r.mant) > 1024 ? Infinity : binaryToNumber(r);
+  return neg ? -v : v;
+}
+
+/** (float) of a 64-bit integer, correctly rounded (not via double, which could round twice). */
+export function bigintToFloat32(x: bigint): number {
+  if (x === 0n) return 0;
+  const neg = x < 0n;
+  const r = roundRational(neg ? -x : x, 1n, FLOAT_BITS, FLOAT_MIN_EXP);
+  const v = binaryToNumber(r);
+  return neg ? -v : v;
+}
+
+/** (float) of a double: Math.fround rounds once to nearest, as C does. */
+export function toFloat32(x: number): number {
+  return Math.fround(x);
+}
+
+/** True when a finite value exceeds FLT_MAX in magnitude. */
+export function exceedsFloatMax(x: number): boolean {
+  return Math.abs(x) > FLOAT_MAX;
+}
+
+/** A finite double as an exact signed rational mant · 2^exp (mant an integer bigint). */
+export function decomposeDouble(x: number): { mant: bigint; exp: number } {
+  if (!Number.isFinite(x)) throw new RangeError(`decomposeDouble: ${x}`);
+  if (x === 0) return { mant: 0n, exp: 0 };
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const hi = view.getUint32(0);
+  const lo = view.getUint32(4);
+  const biased = (hi >>> 20) & 0x7ff;
+  let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let exp: number;
+  if (biased === 0) {
+    exp = DOUBLE_MIN_EXP;
+  } else {
+    mant |= 1n << 52n;
+    exp = biased - 1075;
+  }
+  return { mant: x < 0 ? -mant : mant, exp };
+}
+
+/**
+ * base^n for an integer n, correctly rounded. glibc's pow is correctly rounded for the
+ * arguments libpcp gives it (powers of 1024, of 10 and of the time-scale constants).
+ */
+export function powInt(base: number, n: number): number {
+  if (n === 0) return 1;
+  if (!Number.isFinite(base) || base === 0) return base ** n;
+  const { mant, exp } = decomposeDouble(base);
+  const k = BigInt(Math.abs(n));
+  const m = mant ** k;
+  const e = exp * Math.abs(n);
+  // m · 2^e, or its reciprocal for a negative power.
+  if (n > 0) return e >= 0 ? rationalToDouble(m << BigInt(e), 1n) : rationalToDouble(m, 1n << BigInt(-e));
+  const neg = m < 0n;
+  const abs = neg ? -m : m;
+  const v = e >= 0 ? rationalToDouble(1n, abs << BigInt(e)) : rationalToDouble(1n << BigInt(-e), abs);
+  return neg ? -v : v;
+}
+
+/** x87 `long double`: 64 significant bits, 15-bit exponent. */
+export const EXTENDED_BITS = 64;
+export const EXTENDED_MIN_EXP = -16445;
+
+/** C's isspace in the C locale. */
+export function isCSpace(c: string | undefined): boolean {
+  return c === ' ' || c === '\t' || c === '\n' || c === '\v' || c === '\f' || c === '\r';
+}
+export function isCDigit(c: string | undefined): boolean {
+  return c !== undefined && c >= '0' && c <= '9';
+}
+export function isCAlpha(c: string | undefined): boolean {
+  return c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
+}
+function isHexDigit(c: string | undefined): boolean {
+  return c !== undefined && /^[0-9a-fA-F]$/.test(c);
+}
+
+/** strtod's result: `end === start` when nothing was converted; `erange` as errno == ERANGE. */
+export interface StrtodResult {
+  readonly value: number;
+  readonly end: number;
+  readonly erange: boolean;
+}
+
+/**
+ * glibc strtod in the C locale from `start`: leading white space, sign, decimal or hex
+ * (`0x`) significand with optional exponent, `inf`, `infinity`, `nan`, `nan(...)`. ERANGE on
+ * overflow, and on underflow when the result is subnormal or zero and inexact.
+ */
+export function strtod(text: string, start: number): StrtodResult {
+  let i = start;
+  while (isCSpace(text[i])) i++;
+  let neg = false;
+  if (text[i] === '+' || text[i] === '-') {
+    neg = text[i] === '-';
+    i++;
+  }
+  const signed = (v: number): number => (neg ? -v : v);
+  const lower = text.slice(i, i + 8).toLowerCase();
+  if (lower.startsWith('inf')) {
+    const end = i + (lower === 'infinity' ? 8 : 3);
+    return { value: signed(Infinity), end, erange: false };
+  }
+  if (lower.startsWith('nan')) {
+    let end = i + 3;
+    if (text[end] === '(') {
+      let j = end + 1;
+      while (j < text.length && /[0-9A-Za-z_]/.test(text[j] ?? '')) j++;
+      if (text[j] === ')') end = j + 1;
+    }
+    return { value: NaN, end, erange: false };
+  }
+  if (text[i] === '0' && (text[i + 1] === 'x' || text[i + 1] === 'X')) {
+    const hex = parseHexFloat(text, i + 2);
+    if (hex) return { value: signed(hex.value), end: hex.end, erange: hex.erange };
+    // "0x" without hex digits converts the "0" alone.
+    return { value: signed(0), end: i + 1, erange: false };
+  }
+  // Decimal: digits [. digits] [e[+-]digits], at least one digit in the significand.
+  let digits = '';
+  let fracDigits = 0;
+  let j = i;
+  while (isCDigit(text[j])) digits += text[j++];
+  if (text[j] === '.') {
+    j++;
+    while (isCDigit(text[j])) {
+      digits += text[j++];
+      fracDigits++;
+    }
+  }
+  if (digits.length === 0) return { value: 0, end: start, erange: false };
+  let exp10 = 0;
+  if (text[j] === 'e' || text[j] === 'E') {
+    let k = j + 1;
+    let eneg = false;
+    if (text[k] === '+' || text[k] === '-') {
+      eneg = text[k] === '-';
+      k++;
+    }
+    if (isCDigit(text[k])) {
+      let e = 0;
+      while (isCDigit(text[k])) {
+        e = Math.min(e * 10 + Number(text[k]), 1e9);
+        k++;
+      }
+      exp10 = eneg ? -e : e;
+      j = k;
+    }
+  }
+  return { ...decimalToDouble(digits, exp10 - fracDigits, neg), end: j };
+}
+
+function decimalToDouble(digits: string, exp10: number, neg: boolean): { value: number; erange: boolean } {
+  const mant = BigInt(digits);
+  if (mant === 0n) return { value: neg ? -0 : 0, erange: false };
+  // Clamp absurd exponents: the result is then certainly 0 or infinity.
+  const e = Math.max(Math.min(exp10, 400), -400 - digits.length);
+  const [num, den] = e >= 0 ? [mant * 10n ** BigInt(e), 1n] : [mant, 10n ** BigInt(-e)];
+  return roundDecimalResult(num, den, neg);
+}
+
+function roundDecimalResult(num: bigint, den: bigint, neg: boolean): { value: number; erange: boolean } {
+  const v = rationalToDouble(num, den);
+  if (!Number.isFinite(v)) return { value: neg ? -Infinity : Infinity, erange: true };
+  let erange = false;
+  if (Math.abs(v) < 2.2250738585072014e-308) {
+    // Subnormal or zero: ERANGE unless the conversion was exact.
+    const d = decomposeDouble(v);
+    erange = d.mant === 0n || !exactlyEquals(d.mant, d.exp, num, den);
+  }
+  return { value: neg ? -v : v, erange };
+}
+
+function exactlyEquals(mant: bigint, exp: number, num: bigint, den: bigint): boolean {
+  // mant · 2^exp == num / den  ⇔  mant · den · 2^exp == num
+  return exp >= 0 ? (mant * den) << BigInt(exp) === num : mant * den === num << BigInt(-exp);
+}
+
+function parseHexFloat(text: string, start: number): { value: number; end: number; erange: boolean } | undefined {
+  let j = start;
+  let mant = 0n;
+  let fracDigits = 0;
+  let any = false;
+  while (isHexDigit(text[j])) {
+    mant = mant * 16n + BigInt(parseInt(text[j] ?? '0', 16));
+    j++;
+    any = true;
+  }
+  if (text[j] === '.') {
+    let k = j + 1;
+    while (isHexDigit(text[k])) {
+      mant = mant * 16n + BigInt(parseInt(text[k] ?? '0', 16));
+      k++;
+      fracDigits++;
+      any = true;
+    }
+    if (any) j = k;
+  }
+  if (!any) return undefined;
+  let exp2 = -4 * fracDigits;
+  if (text[j] === 'p' || text[j] === 'P') {
+    let k = j + 1;
+    let eneg = false;
+    if (text[k] === '+' || text[k] === '-') {
+      eneg = text[k] === '-';
+      k++;
+    }
+    if (isCDigit(text[k])) {
+      let e = 0;
+      while (isCDigit(text[k])) {
+        e = Math.min(e * 10 + Number(text[k]), 1e6);
+        k++;
+      }
+      exp2 += eneg ? -e : e;
+      j = k;
+    }
+  }
+  if (mant === 0n) return { value: 0, end: j, erange: false };
+  const e = Math.max(Math.min(exp2, 2000), -2000 - bitLength(mant));
+  const [num, den] = e >= 0 ? [mant << BigInt(e), 1n] : [mant, 1n << BigInt(-e)];
+  return { ...roundDecimalResult(num, den, false), end: j };
+}
+
+/** strtol(text, &end, 10) from `start`; `end === start` when no digits were found. */
+export function strtol(text: string, start: number): { value: number; end: number } {
+  let i = start;
+  while (isCSpace(text[i])) i++;
+  let neg = false;
+  if (text[i] === '+' || text[i] === '-') {
+    neg = text[i] === '-';
+    i++;
+  }
+  if (!isCDigit(text[i])) return { value: 0, end: start };
+  let v = 0;
+  while (isCDigit(text[i])) {
+    // Saturate as strtol does at LONG_MAX / LONG_MIN (far beyond any range checked by callers).
+    v = Math.min(v * 10 + Number(text[i]), Number.MAX_SAFE_INTEGER);
+    i++;
+  }
+  return { value: neg ? -v : v, end: i };
+}
