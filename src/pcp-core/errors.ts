@@ -177,6 +177,10 @@ const ERRNO_TEXT: ReadonlyMap<number, string> = new Map([
   [113, "No route to host"],
 ]);
 export const ENOENT = -2;
+export const EIO = -5;
+export const EACCES = -13;
+export const ENOTDIR = -20;
+export const EISDIR = -21;
 export const EINVAL = -22;
 export const ECONNREFUSED = -111;
 export const ECONNRESET = -104;
