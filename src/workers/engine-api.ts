@@ -6,6 +6,7 @@
 import type { Context } from '../pcp-core/context/context';
 import { PM_ERR_NOCONTEXT, PM_ERR_NYI, PmError } from '../pcp-core/errors';
 import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
+import { groupArchiveFiles, type FileGroups } from './drop-groups';
 import { boundary, toEngineError } from './engine-error';
 import type { ExpressionCheck, MetricDetails, PmnsNode, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
 import { fetchSeries, timestampToMs } from './series-fetch';
@@ -30,6 +31,11 @@ export class EngineApi {
   /** Answers with the engine's identity; the UI's first round trip. */
   hello(): Promise<string> {
     return Promise.resolve('pmdash engine');
+  }
+
+  /** Groups dropped file paths into archives (and strays) before opening them one by one. */
+  groupFiles(paths: readonly string[]): Promise<FileGroups> {
+    return Promise.resolve(groupArchiveFiles(paths));
   }
 
   /** Opens a source; progress is reported for anything slow (decompression, index). */

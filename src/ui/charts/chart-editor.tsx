@@ -1,0 +1,150 @@
+// The chart editor (pmchart's Edit Chart dialog, in a side sheet): title, style, legend,
+// y-axis auto or fixed, rate conversion, and the plots — each with its instance selection
+// (all, a pick list, or a regex matching / not matching) and legend. A derived-metric
+// expression can be typed and is validated as you type against the source, showing libpcp's
+// message with a caret under the offending position.
+import { useEffect, useState } from 'react';
+import { asEngineError, getEngine } from '../engine-client';
+import { dash, useDash } from '../store';
+import { CHART_STYLES, type ChartSpec, type PlotSpec } from '../state/model';
+import type { ExpressionCheck, InstanceSelector } from '../../workers/engine-types';
+
+function selectorText(sel: InstanceSelector): string {
+  switch (sel.kind) {
+    case 'all': return '';
+    case 'list': return sel.names.join(', ');
+    case 'matching':
+    case 'not-matching': return sel.pattern;
+  }
+}
+
+function makeSelector(kind: InstanceSelector['kind'], text: string): InstanceSelector {
+  switch (kind) {
+    case 'all': return { kind };
+    case 'list': return { kind, names: text.split(',').map((s) => s.trim()).filter(Boolean) };
+    case 'matching':
+    case 'not-matching': return { kind, pattern: text };
+  }
+}
+
+function PlotRow({ chart, plot }: { chart: ChartSpec; plot: PlotSpec }) {
+  const [text, setText] = useState(selectorText(plot.instances));
+  const bad = (plot.instances.kind === 'matching' || plot.instances.kind === 'not-matching') && !validRegex(plot.instances.pattern);
+  return (
+    <li className="plot-row" data-testid="plot-row">
+      <code title={plot.expr ?? plot.metric}>{plot.expr ? `${plot.metric} = ${plot.expr}` : plot.metric}</code>
+      <select aria-label="instances" value={plot.instances.kind} onChange={(e) => dash().changedPlot(chart.id, plot.id, { instances: makeSelector(e.target.value as InstanceSelector['kind'], text) })}>
+        <option value="all">all instances</option>
+        <option value="list">instances</option>
+        <option value="matching">matching</option>
+        <option value="not-matching">not matching</option>
+      </select>
+      {plot.instances.kind !== 'all' && (
+        <input className={bad ? 'bad' : ''} aria-label="instance names or regex" value={text} onChange={(e) => { setText(e.target.value); dash().changedPlot(chart.id, plot.id, { instances: makeSelector(plot.instances.kind, e.target.value) }); }} />
+      )}
+      <input aria-label="legend" placeholder="legend (%i %m …)" value={plot.legend ?? ''} onChange={(e) => dash().changedPlot(chart.id, plot.id, { legend: e.target.value || undefined })} />
+      <input type="color" aria-label="colour" value={plot.color ?? '#808080'} onChange={(e) => dash().changedPlot(chart.id, plot.id, { color: e.target.value })} />
+      <button type="button" title="Remove plot" onClick={() => dash().removedPlot(chart.id, plot.id)}>✕</button>
+    </li>
+  );
+}
+
+function validRegex(p: string): boolean {
+  try {
+    new RegExp(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function DerivedInput({ chart }: { chart: ChartSpec }) {
+  const source = useDash((s) => s.sources.find((x) => x.id === (chart.plots[0]?.sourceId ?? s.currentSourceId) && x.status === 'ready'));
+  const [expr, setExpr] = useState('');
+  const [name, setName] = useState('');
+  /** The latest verdict and the expression it is about (stale verdicts are not shown). */
+  const [verdict, setVerdict] = useState<{ expr: string; check: ExpressionCheck } | undefined>();
+  const check = verdict?.expr === expr ? verdict.check : undefined;
+  useEffect(() => {
+    if (!expr.trim() || source?.handle === undefined) return;
+    let live = true;
+    const h = source.handle;
+    const timer = setTimeout(() => {
+      getEngine().checkExpression(h, expr).then(
+        (c) => live && setVerdict({ expr, check: c }),
+        (e: unknown) => live && setVerdict({ expr, check: { ok: false, message: asEngineError(e).message, caret: -1 } }),
+      );
+    }, 120);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [expr, source?.handle]);
+  return (
+    <div className="derived" data-testid="derived">
+      <div className="panel-title">Derived metric</div>
+      <input aria-label="derived name" placeholder="name (e.g. my.busy)" value={name} onChange={(e) => setName(e.target.value)} />
+      <input aria-label="derived expression" data-testid="derived-expr" className="mono" placeholder="expression, e.g. 100 * kernel.all.cpu.user / hinv.ncpu" value={expr} onChange={(e) => setExpr(e.target.value)} />
+      {check && !check.ok && (
+        <pre className="caret" data-testid="derived-error">
+          {check.caret >= 0 ? `${expr}\n${' '.repeat(check.caret)}^ ${check.message}` : check.message}
+        </pre>
+      )}
+      {check?.ok && <div className="ok" data-testid="derived-ok">✓ {check.type} {check.sem}{check.units ? `, ${check.units}` : ''}</div>}
+      <button
+        type="button"
+        data-testid="add-derived"
+        disabled={!check?.ok || !source}
+        onClick={() => {
+          if (!source) return;
+          dash().addedPlots(chart.id, [{ sourceId: source.id, metric: name.trim() || expr, expr, instances: { kind: 'all' } }]);
+          setExpr('');
+          setName('');
+        }}
+      >
+        Add expression
+      </button>
+    </div>
+  );
+}
+
+export function ChartEditor({ chartId }: { chartId: string }) {
+  const chart = useDash((s) => s.charts[chartId]);
+  const [min, setMin] = useState(chart?.yScale.mode === 'fixed' ? String(chart.yScale.min) : '0');
+  const [max, setMax] = useState(chart?.yScale.mode === 'fixed' ? String(chart.yScale.max) : '100');
+  if (!chart) return null;
+  const fixed = chart.yScale.mode === 'fixed';
+  const applyScale = (lo: string, hi: string): void => {
+    const a = Number(lo);
+    const b = Number(hi);
+    if (Number.isFinite(a) && Number.isFinite(b) && a < b) dash().changedChart(chart.id, { yScale: { mode: 'fixed', min: a, max: b } });
+  };
+  const scaleBad = fixed && !(Number(min) < Number(max));
+  return (
+    <aside className="editor" data-testid="chart-editor" aria-label="chart editor">
+      <div className="panel-title">
+        Edit chart
+        <button type="button" className="small" data-testid="editor-close" onClick={() => dash().closedEditor()}>Done</button>
+      </div>
+      <label>Title <input data-testid="editor-title" value={chart.title} onChange={(e) => dash().changedChart(chart.id, { title: e.target.value })} /></label>
+      <label>
+        Style
+        <select data-testid="editor-style" value={chart.style} onChange={(e) => dash().changedChart(chart.id, { style: e.target.value as ChartSpec['style'] })}>
+          {CHART_STYLES.map((s) => <option key={s} value={s}>{s}</option>)}
+        </select>
+      </label>
+      <label><input type="checkbox" checked={chart.legend} onChange={(e) => dash().changedChart(chart.id, { legend: e.target.checked })} /> Legend</label>
+      <label><input type="checkbox" data-testid="editor-rate" checked={chart.rate} onChange={(e) => dash().changedChart(chart.id, { rate: e.target.checked })} /> Rate-convert counters</label>
+      <fieldset disabled={chart.style === 'utilization'}>
+        <legend>Y axis {chart.style === 'utilization' && '(0–100%)'}</legend>
+        <label><input type="radio" checked={!fixed} onChange={() => dash().changedChart(chart.id, { yScale: { mode: 'auto' } })} /> Auto</label>
+        <label><input type="radio" data-testid="editor-fixed" checked={fixed} onChange={() => applyScale(min, max)} /> Fixed</label>
+        <input aria-label="minimum" data-testid="editor-min" className={scaleBad ? 'bad' : ''} value={min} onChange={(e) => { setMin(e.target.value); if (fixed) applyScale(e.target.value, max); }} />
+        <input aria-label="maximum" data-testid="editor-max" className={scaleBad ? 'bad' : ''} value={max} onChange={(e) => { setMax(e.target.value); if (fixed) applyScale(min, e.target.value); }} />
+      </fieldset>
+      <div className="panel-title">Plots</div>
+      <ul className="plots">{chart.plots.map((p) => <PlotRow key={p.id} chart={chart} plot={p} />)}</ul>
+      <DerivedInput chart={chart} />
+    </aside>
+  );
+}

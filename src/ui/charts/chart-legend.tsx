@@ -1,0 +1,45 @@
+// A chart's legend: one entry per series with its colour, label and value at the hovered
+// time (or, when the pointer is elsewhere, at the current position). Click hides or shows a
+// series, double-click isolates it (pmchart's checkable legend buttons, plus isolate).
+import { useHover } from '../store';
+import { dash } from '../store';
+import { formatValue } from './unit-scale';
+import { valueAt, type DisplaySeries } from './chart-series';
+
+interface Props {
+  readonly chartId: string;
+  readonly series: readonly DisplaySeries[];
+  readonly positionMs: number;
+  readonly units: string;
+}
+
+export function ChartLegend({ chartId, series, positionMs, units }: Props) {
+  const hoverMs = useHover((h) => h.timeMs);
+  const at = hoverMs ?? positionMs;
+  const keys = series.map((s) => s.key);
+  return (
+    <ul className="legend" data-testid="legend">
+      {series.map((s) => {
+        const v = valueAt(s, at);
+        return (
+          <li key={s.key} className={s.hidden ? 'legend-item hidden' : 'legend-item'} data-testid="legend-item" data-label={s.label}>
+            <button
+              type="button"
+              title="Click: hide/show · Double-click: show only this"
+              onClick={(e) => {
+                if (e.detail === 1) dash().toggledSeries(chartId, s.key);
+              }}
+              onDoubleClick={() => dash().isolatedSeries(chartId, s.key, keys)}
+            >
+              <span className="swatch" style={{ background: s.color }} />
+              <span className="legend-label">{s.label}</span>
+              <span className="legend-value" data-testid="legend-value" title={units}>
+                {Number.isNaN(v) ? 'no value' : formatValue(v)}
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,135 @@
+// The chart adapter: a chart's spec plus the SeriesBlocks of its sources become display
+// series — label, colour, units scale and the typed arrays ECharts draws — in one memoizable
+// step per chart (docs/design.md "Series data"). Utilization charts are normalised here
+// (pmchart §1d D5 with its defects fixed: a row where any visible series is missing is a
+// gap, never a zero band, and hidden series leave the sum so the rest still add to 100%).
+import type { SeriesBlock } from '../../workers/engine-types';
+import type { ChartSpec, PlotSpec } from '../state/model';
+import { seriesKey } from '../state/model';
+import { cycleColor } from './palette';
+import { axisScale, type AxisScale } from './unit-scale';
+
+export interface DisplaySeries {
+  readonly key: string;
+  readonly plotId: string;
+  readonly label: string;
+  readonly color: string;
+  readonly hidden: boolean;
+  /** Epoch ms per row (shared with the block). */
+  readonly times: Float64Array;
+  /** The series' own values in display units (after the axis scale), NaN = missing. */
+  readonly values: Float64Array;
+  /** What is drawn: equal to values, or percentages for utilization charts. */
+  readonly drawn: Float64Array;
+  /** Instantaneous/discrete metrics draw as steps in line charts (pmchart D6). */
+  readonly step: boolean;
+}
+
+export interface ChartData {
+  readonly series: readonly DisplaySeries[];
+  readonly scale: AxisScale;
+  /** Per-plot problems to show under the chart (missing optional plots excluded). */
+  readonly problems: readonly { readonly plotId: string; readonly text: string }[];
+}
+
+/** Expands pmchart legend wildcards: %i short instance, %I instance, %h/%H host, %m/%M metric. */
+export function expandLegend(template: string, metric: string, inst: string, host: string): string {
+  const short = inst.split(' ')[0] ?? inst;
+  const m2 = metric.split('.').slice(-2).join('.');
+  return template.replace(/%([iIhHmM%])/g, (_, c: string) => ({ i: short, I: inst, h: host.split('.')[0] ?? host, H: host, m: m2, M: metric, '%': '%' })[c] ?? '');
+}
+
+function defaultLabel(plot: PlotSpec, inst: string): string {
+  return inst ? `${plot.metric}[${inst}]` : plot.metric;
+}
+
+/** Builds the display series of a chart from its sources' blocks. */
+export function chartData(chart: ChartSpec, blocks: ReadonlyMap<string, SeriesBlock>, hosts: ReadonlyMap<string, string>): ChartData {
+  const raw: { key: string; plot: PlotSpec; inst: string; times: Float64Array; values: Float64Array; sem: number }[] = [];
+  const problems: { plotId: string; text: string }[] = [];
+  let units = undefined as undefined | { u: SeriesBlock['plots'][number]['units'] };
+  for (const plot of chart.plots) {
+    const block = blocks.get(plot.sourceId);
+    if (!block) continue;
+    const plotIndex = chartPlotIndex(chart, plot);
+    const info = block.plots[plotIndex];
+    if (info?.error) {
+      if (!(plot.optional && info.error.code === 'PM_ERR_NAME')) problems.push({ plotId: plot.id, text: `${plot.metric}: ${info.error.message}` });
+      continue;
+    }
+    units ??= info ? { u: info.units } : undefined;
+    for (const col of block.columns) {
+      if (col.plot !== plotIndex) continue;
+      raw.push({ key: seriesKey(plot.id, col.instName), plot, inst: col.instName, times: block.timestamps, values: col.values, sem: info?.sem ?? 0 });
+    }
+  }
+  let maxAbs = 0;
+  for (const r of raw) for (const v of r.values) if (Math.abs(v) > maxAbs) maxAbs = Math.abs(v);
+  const scale = chart.style === 'utilization'
+    ? { factor: 1, label: '% utilization' }
+    : units ? axisScale(units.u.units, maxAbs, units.u.utilization) : { factor: 1, label: '' };
+
+  let colorIndex = 0;
+  const series: DisplaySeries[] = raw.map((r) => {
+    const values = scale.factor === 1 ? r.values : r.values.map((v) => v / scale.factor);
+    return {
+      key: r.key,
+      plotId: r.plot.id,
+      label: r.plot.legend ? expandLegend(r.plot.legend, r.plot.metric, r.inst, hosts.get(r.plot.sourceId) ?? '') : defaultLabel(r.plot, r.inst),
+      color: r.plot.color ?? cycleColor(colorIndex++),
+      hidden: chart.hidden.includes(r.key),
+      times: r.times,
+      values,
+      drawn: values,
+      step: r.sem !== 1,
+    };
+  });
+  if (chart.style === 'utilization') return { series: utilization(series), scale, problems };
+  return { series, scale, problems };
+}
+
+/** Index of a plot among the plots of its own source (the order fetchSeries got them). */
+export function chartPlotIndex(chart: ChartSpec, plot: PlotSpec): number {
+  return chart.plots.filter((p) => p.sourceId === plot.sourceId).indexOf(plot);
+}
+
+function utilization(series: DisplaySeries[]): DisplaySeries[] {
+  const visible = series.filter((s) => !s.hidden);
+  const rows = visible[0]?.values.length ?? 0;
+  const sums = new Float64Array(rows);
+  for (let r = 0; r < rows; r++) {
+    let sum = 0;
+    for (const s of visible) {
+      const v = s.values[r] ?? NaN;
+      if (Number.isNaN(v)) {
+        sum = NaN;
+        break;
+      }
+      sum += v;
+    }
+    sums[r] = sum;
+  }
+  return series.map((s) => {
+    if (s.hidden) return s;
+    const drawn = new Float64Array(rows);
+    for (let r = 0; r < rows; r++) {
+      const sum = sums[r] ?? NaN;
+      drawn[r] = Number.isNaN(sum) ? NaN : sum === 0 ? 0 : (100 * (s.values[r] ?? NaN)) / sum;
+    }
+    return { ...s, drawn };
+  });
+}
+
+/** The value of a series at (or nearest before) a time; NaN when none. */
+export function valueAt(s: DisplaySeries, ms: number): number {
+  const t = s.times;
+  let lo = 0;
+  let hi = t.length - 1;
+  if (hi < 0 || ms < (t[0] ?? Infinity) - 1e-6) return NaN;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((t[mid] ?? Infinity) <= ms + 1e-6) lo = mid;
+    else hi = mid - 1;
+  }
+  return s.values[lo] ?? NaN;
+}

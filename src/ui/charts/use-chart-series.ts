@@ -1,0 +1,78 @@
+// The hook that connects one chart to the series cache: it tells the cache which window the
+// chart needs from each of its sources whenever the chart, the sources or the time change,
+// and re-renders only when the cache's version for this chart moves.
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import type { PlotRequest, SeriesBlock } from '../../workers/engine-types';
+import { seriesCache } from '../series/series-cache';
+import { fetchStep } from '../series/buffered-window';
+import type { ChartSpec, SourceEntry } from '../state/model';
+import { MAX_POINTS } from '../state/time-slice';
+import type { EngineError } from '../../workers/engine-types';
+
+export interface ChartWindow {
+  readonly t0Ms: number;
+  readonly t1Ms: number;
+  readonly intervalMs: number;
+  readonly anchorMs: number;
+}
+
+export interface ChartSeriesState {
+  readonly blocks: ReadonlyMap<string, SeriesBlock>;
+  readonly errors: readonly { readonly sourceId: string; readonly error: EngineError }[];
+  readonly loading: boolean;
+}
+
+/** Groups a chart's plots by source, in chart order (the order fetchSeries sees them). */
+export function plotsBySource(chart: ChartSpec): Map<string, PlotRequest[]> {
+  const out = new Map<string, PlotRequest[]>();
+  for (const p of chart.plots) {
+    let list = out.get(p.sourceId);
+    if (!list) out.set(p.sourceId, (list = []));
+    list.push(p.expr !== undefined ? { metric: p.metric, expr: p.expr, instances: p.instances } : { metric: p.metric, instances: p.instances });
+  }
+  return out;
+}
+
+export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[], win: ChartWindow): ChartSeriesState {
+  const groups = useMemo(() => plotsBySource(chart), [chart]);
+  const stepMs = fetchStep(win.t1Ms - win.t0Ms, win.intervalMs, MAX_POINTS);
+
+  useEffect(() => {
+    if (!Number.isFinite(win.t1Ms)) return;
+    for (const [sourceId, plots] of groups) {
+      const src = sources.find((s) => s.id === sourceId);
+      if (!src || src.status !== 'ready' || src.handle === undefined || !src.summary || src.summary.kind !== 'archive') continue;
+      seriesCache.want(chart.id, sourceId, {
+        handle: src.handle,
+        plots,
+        rate: chart.rate,
+        visible: { t0Ms: win.t0Ms, t1Ms: win.t1Ms },
+        bounds: { startMs: src.summary.startMs, endMs: src.summary.endMs },
+        anchorMs: win.anchorMs,
+        stepMs,
+      });
+    }
+  }, [chart.id, chart.rate, groups, sources, win.t0Ms, win.t1Ms, win.anchorMs, stepMs]);
+
+  useEffect(() => () => seriesCache.drop(chart.id), [chart.id]);
+
+  const version = useSyncExternalStore(
+    (cb) => seriesCache.subscribe(chart.id, cb),
+    () => seriesCache.version(chart.id),
+  );
+
+  return useMemo(() => {
+    const blocks = new Map<string, SeriesBlock>();
+    const errors: { sourceId: string; error: EngineError }[] = [];
+    let loading = false;
+    for (const sourceId of groups.keys()) {
+      const e = seriesCache.get(chart.id, sourceId);
+      if (e.block) blocks.set(sourceId, e.block);
+      if (e.error) errors.push({ sourceId, error: e.error });
+      loading ||= e.loading;
+    }
+    return { blocks, errors, loading };
+    // `version` is the cache's change signal for this chart.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [version, groups, chart.id]);
+}

@@ -1,0 +1,40 @@
+// Which window to fetch for what is visible (Perfetto's BufferedBounds): pad one visible
+// width either side, align to the sampling grid and clamp to the source's bounds, so that
+// playing and small pans re-slice data already here instead of asking the engine again.
+
+export interface Window {
+  readonly t0Ms: number;
+  readonly t1Ms: number;
+  readonly stepMs: number;
+}
+
+/** The step for a visible span: the interval, or a multiple of it when too many points. */
+export function fetchStep(windowMs: number, intervalMs: number, maxPoints: number): number {
+  const points = windowMs / intervalMs;
+  return points <= maxPoints ? intervalMs : Math.ceil(points / maxPoints) * intervalMs;
+}
+
+function alignDown(ms: number, anchorMs: number, stepMs: number): number {
+  return anchorMs + Math.floor((ms - anchorMs) / stepMs + 1e-9) * stepMs;
+}
+function alignUp(ms: number, anchorMs: number, stepMs: number): number {
+  return anchorMs + Math.ceil((ms - anchorMs) / stepMs - 1e-9) * stepMs;
+}
+
+/** The visible range clamped to the bounds and aligned outwards to the grid. */
+export function neededWindow(visible: { t0Ms: number; t1Ms: number }, bounds: { startMs: number; endMs: number }, anchorMs: number, stepMs: number): Window {
+  const t0 = alignDown(Math.max(visible.t0Ms, bounds.startMs - stepMs), anchorMs, stepMs);
+  const t1 = alignUp(Math.min(visible.t1Ms, bounds.endMs + stepMs), anchorMs, stepMs);
+  return { t0Ms: t0, t1Ms: Math.max(t0, t1), stepMs };
+}
+
+/** The padded window to fetch: one visible width either side, clamped and aligned. */
+export function paddedWindow(visible: { t0Ms: number; t1Ms: number }, bounds: { startMs: number; endMs: number }, anchorMs: number, stepMs: number): Window {
+  const w = visible.t1Ms - visible.t0Ms;
+  return neededWindow({ t0Ms: visible.t0Ms - w, t1Ms: visible.t1Ms + w }, bounds, anchorMs, stepMs);
+}
+
+/** Whether `have` already holds everything `need` asks for, on the same grid. */
+export function covers(have: Window, need: Window): boolean {
+  return have.stepMs === need.stepMs && have.t0Ms <= need.t0Ms + 1e-6 && have.t1Ms >= need.t1Ms - 1e-6;
+}

@@ -1,0 +1,137 @@
+// Series blocks live here, outside the store (docs/design.md "Store"): one entry per chart
+// and source, holding the newest padded window and a version number that the chart's
+// component subscribes to (Excalidraw's sceneNonce). Requests are "newest wins": while one
+// is in flight only the latest wish is kept, and it is sent when the first returns
+// (Perfetto's AsyncLimiter), so dragging the slider never queues stale fetches.
+import { asEngineError, getEngine } from '../engine-client';
+import type { EngineError, PlotRequest, SeriesBlock, SourceHandle } from '../../workers/engine-types';
+import { covers, neededWindow, paddedWindow, type Window } from './buffered-window';
+
+/** What one chart needs from one source. */
+export interface SeriesWish {
+  readonly handle: SourceHandle;
+  readonly plots: readonly PlotRequest[];
+  readonly rate: boolean;
+  readonly visible: { readonly t0Ms: number; readonly t1Ms: number };
+  readonly bounds: { readonly startMs: number; readonly endMs: number };
+  readonly anchorMs: number;
+  readonly stepMs: number;
+}
+
+export interface SeriesEntry {
+  readonly block: SeriesBlock | undefined;
+  readonly error: EngineError | undefined;
+  readonly loading: boolean;
+}
+
+type Fetcher = (req: { handle: SourceHandle; plots: readonly PlotRequest[]; rate: boolean } & Window) => Promise<SeriesBlock>;
+
+interface Slot {
+  specKey: string;
+  block: SeriesBlock | undefined;
+  error: EngineError | undefined;
+  inflight: boolean;
+  pending: SeriesWish | undefined;
+  snapshot: SeriesEntry;
+}
+
+const EMPTY: SeriesEntry = { block: undefined, error: undefined, loading: false };
+
+export class SeriesCache {
+  private readonly slots = new Map<string, Slot>();
+  private readonly versions = new Map<string, number>();
+  private readonly listeners = new Map<string, Set<() => void>>();
+
+  constructor(private readonly fetcher: Fetcher = (req) => getEngine().fetchSeries(req)) {}
+
+  /** The current entry of a chart for one source. */
+  get(chartId: string, sourceId: string): SeriesEntry {
+    return this.slots.get(`${chartId}|${sourceId}`)?.snapshot ?? EMPTY;
+  }
+
+  /** Monotonic per chart: bumps whenever any of its entries changes. */
+  version(chartId: string): number {
+    return this.versions.get(chartId) ?? 0;
+  }
+
+  subscribe(chartId: string, fn: () => void): () => void {
+    let set = this.listeners.get(chartId);
+    if (!set) this.listeners.set(chartId, (set = new Set()));
+    set.add(fn);
+    return () => set.delete(fn);
+  }
+
+  /** Makes sure the visible window of `wish` is (or will be) in the cache. */
+  want(chartId: string, sourceId: string, wish: SeriesWish): void {
+    const key = `${chartId}|${sourceId}`;
+    const specKey = JSON.stringify([wish.handle, wish.plots, wish.rate]);
+    let slot = this.slots.get(key);
+    if (!slot) {
+      slot = { specKey, block: undefined, error: undefined, inflight: false, pending: undefined, snapshot: EMPTY };
+      this.slots.set(key, slot);
+    }
+    if (slot.specKey !== specKey) {
+      // A different question: drop the old answer so stale columns are never drawn.
+      slot.specKey = specKey;
+      slot.block = undefined;
+      slot.error = undefined;
+      this.publish(chartId, slot);
+    }
+    const need = neededWindow(wish.visible, wish.bounds, wish.anchorMs, wish.stepMs);
+    if (slot.block && covers(slot.block, need)) return;
+    if (slot.error && !slot.inflight && slot.pending === undefined && slot.block === undefined && this.sameError(slot, wish)) return;
+    if (slot.inflight) {
+      slot.pending = wish;
+      return;
+    }
+    this.send(chartId, key, slot, wish);
+  }
+
+  /** Forgets a chart (unmounted or removed): late answers are dropped. */
+  drop(chartId: string): void {
+    for (const key of [...this.slots.keys()]) if (key.startsWith(`${chartId}|`)) this.slots.delete(key);
+    this.versions.delete(chartId);
+  }
+
+  private lastErrorWish = new WeakMap<Slot, string>();
+
+  private sameError(slot: Slot, wish: SeriesWish): boolean {
+    return this.lastErrorWish.get(slot) === JSON.stringify([wish.visible, wish.stepMs]);
+  }
+
+  private send(chartId: string, key: string, slot: Slot, wish: SeriesWish): void {
+    const win = paddedWindow(wish.visible, wish.bounds, wish.anchorMs, wish.stepMs);
+    const specKey = slot.specKey;
+    slot.inflight = true;
+    slot.pending = undefined;
+    this.publish(chartId, slot);
+    this.fetcher({ handle: wish.handle, plots: wish.plots, rate: wish.rate, ...win }).then(
+      (block) => {
+        if (this.slots.get(key) !== slot || slot.specKey !== specKey) return;
+        slot.block = block;
+        slot.error = undefined;
+      },
+      (e: unknown) => {
+        if (this.slots.get(key) !== slot || slot.specKey !== specKey) return;
+        slot.error = asEngineError(e, 'series');
+        this.lastErrorWish.set(slot, JSON.stringify([wish.visible, wish.stepMs]));
+      },
+    ).finally(() => {
+      if (this.slots.get(key) !== slot) return;
+      slot.inflight = false;
+      const next = slot.pending;
+      slot.pending = undefined;
+      this.publish(chartId, slot);
+      if (next) this.want(chartId, key.slice(chartId.length + 1), next);
+    });
+  }
+
+  private publish(chartId: string, slot: Slot): void {
+    slot.snapshot = { block: slot.block, error: slot.error, loading: slot.inflight };
+    this.versions.set(chartId, this.version(chartId) + 1);
+    for (const fn of this.listeners.get(chartId) ?? []) fn();
+  }
+}
+
+/** The app's one cache. */
+export const seriesCache = new SeriesCache();

@@ -1,0 +1,66 @@
+// Every way in — dropped files, picked files, a URL, `?archive=` in the page address, the
+// bundled demo — goes through these functions, which own the loading state: the store hears
+// beganOpening → reportedProgress → finishedOpening | failedOpening per archive, so one bad
+// archive shows its error while the others open and keep working (speedscope's loadProfile).
+import { asEngineError, getEngine, progressCallback } from '../engine-client';
+import { dash } from '../store';
+import type { DroppedFile, SourceSpec, SourceSummary } from '../../workers/engine-types';
+import type { SourceOrigin } from '../state/model';
+import { addOverviewIfEmpty } from '../views/overview';
+
+/** Progress is shown only for opens slower than this (the brief's ~200 ms). */
+const PROGRESS_DELAY_MS = 200;
+
+async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string): Promise<SourceSummary | undefined> {
+  const id = dash().beganOpening(origin, label);
+  const started = performance.now();
+  const onProgress = progressCallback((p) => {
+    if (performance.now() - started < PROGRESS_DELAY_MS) return;
+    dash().reportedProgress(id, p.phase, p.total > 0 ? p.done / p.total : NaN);
+  });
+  try {
+    const summary = await getEngine().open(spec, onProgress);
+    dash().finishedOpening(id, summary);
+    await addOverviewIfEmpty(id, summary);
+    return summary;
+  } catch (e) {
+    dash().failedOpening(id, asEngineError(e, label));
+    return undefined;
+  }
+}
+
+/** Opens an archive by URL (base name, or any of its files' URLs). */
+export function openUrl(url: string): Promise<SourceSummary | undefined> {
+  const abs = new URL(url, location.href).href;
+  return openOne({ kind: 'url', url: abs }, { kind: 'url', url: abs }, abs.split('/').pop() || abs);
+}
+
+/** Opens dropped or picked files: one source per archive, one error per stray file. */
+export async function openFiles(files: readonly DroppedFile[]): Promise<void> {
+  if (files.length === 0) return;
+  const groups = await getEngine().groupFiles(files.map((f) => f.path));
+  for (const i of groups.stray) {
+    const f = files[i];
+    if (!f) continue;
+    const id = dash().beganOpening({ kind: 'files', names: [f.path] }, f.path);
+    dash().failedOpening(id, { code: 'PM_ERR_NOTARCHIVE', message: 'not a file of a PCP archive (expected BASE.meta, BASE.index or BASE.N, optionally compressed) or its archive has no .meta file', context: f.path });
+  }
+  await Promise.all(
+    groups.archives.map((g) => {
+      const parts = g.files.map((i) => files[i]).filter((f): f is DroppedFile => f !== undefined);
+      return openOne({ kind: 'files', files: parts }, { kind: 'files', names: parts.map((p) => p.path) }, g.base);
+    }),
+  );
+}
+
+/** Opens a live host through the bridge. */
+export function openLive(host: string, bridgeUrl: string): Promise<SourceSummary | undefined> {
+  return openOne({ kind: 'live', host, bridgeUrl }, { kind: 'live', host }, host);
+}
+
+/** Closes a source in the engine; its entry stays listed as closed. */
+export async function closeSource(id: string): Promise<void> {
+  const src = dash().sources.find((s) => s.id === id);
+  if (src?.handle !== undefined) await getEngine().close(src.handle).catch(() => undefined);
+  dash().closedSource(id);
+}

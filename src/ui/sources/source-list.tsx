@@ -1,0 +1,65 @@
+// The sources panel: every archive or host with its status, progress bar, time span and any
+// error (per file), plus the ways to open more: file picker (files or a folder) and URL.
+import { useRef, useState } from 'react';
+import { describeError } from '../engine-client';
+import { dash, useDash } from '../store';
+import type { SourceEntry } from '../state/model';
+import { formatCtime, type DisplayZone } from '../time/zone';
+import { closeSource, openFiles, openUrl } from './open-sources';
+import { readPicked } from './read-drop';
+
+function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zone: DisplayZone }) {
+  const sum = s.summary;
+  return (
+    <li className={`source ${s.status}${current ? ' current' : ''}`} data-testid="source" data-status={s.status} data-label={s.label} onClick={() => s.status === 'ready' && dash().choseSource(s.id)}>
+      <div className="source-head">
+        <span className="source-kind">{sum?.kind === 'live' || s.origin.kind === 'live' ? 'LIVE' : 'ARCHIVE'}</span>
+        <span className="source-name" title={s.label}>{s.label}</span>
+        {s.status !== 'closed' && s.status !== 'opening' && (
+          <button type="button" className="small" title="Close source" onClick={(e) => { e.stopPropagation(); void closeSource(s.id); }}>✕</button>
+        )}
+      </div>
+      {s.status === 'opening' && (
+        <div className="progress" data-testid="source-progress">
+          <progress value={s.progress && !Number.isNaN(s.progress.fraction) ? s.progress.fraction : undefined} max={1} />
+          <span>{s.progress?.phase ?? 'opening…'}</span>
+        </div>
+      )}
+      {sum && (
+        <div className="source-meta" data-testid="source-meta">
+          host <b>{sum.hostname}</b> · {sum.metricCount} metrics
+          {sum.kind === 'archive' && (
+            <div className="span">{formatCtime(sum.startMs, zone)} – {formatCtime(sum.endMs, zone)}</div>
+          )}
+        </div>
+      )}
+      {s.error && <div className="source-error" data-testid="source-error" role="alert">{s.error.code}: {describeError(s.error)}</div>}
+      {sum?.warnings.map((w, i) => <div key={i} className="source-warning">{describeError(w)}</div>)}
+    </li>
+  );
+}
+
+export function SourceList({ zone }: { zone: DisplayZone }) {
+  const sources = useDash((s) => s.sources);
+  const current = useDash((s) => s.currentSourceId);
+  const filesInput = useRef<HTMLInputElement>(null);
+  const dirInput = useRef<HTMLInputElement>(null);
+  const [url, setUrl] = useState('');
+  return (
+    <div className="sources" data-testid="sources">
+      <div className="panel-title">Sources</div>
+      <ul>{sources.map((s) => <SourceRow key={s.id} s={s} current={s.id === current} zone={zone} />)}</ul>
+      <div className="open-row">
+        <button type="button" onClick={() => filesInput.current?.click()} title="Pick every file of one or more archives (.meta, .index, .0 …)">Open files…</button>
+        <button type="button" onClick={() => dirInput.current?.click()} title="Pick a folder of archives">Open folder…</button>
+        <input ref={filesInput} type="file" multiple hidden data-testid="file-input" onChange={(e) => { if (e.target.files) void openFiles(readPicked(e.target.files)); e.target.value = ''; }} />
+        <input ref={dirInput} type="file" hidden {...{ webkitdirectory: '' }} onChange={(e) => { if (e.target.files) void openFiles(readPicked(e.target.files)); e.target.value = ''; }} />
+      </div>
+      <form className="open-row" onSubmit={(e) => { e.preventDefault(); if (url.trim()) void openUrl(url.trim()); setUrl(''); }}>
+        <input type="url" placeholder="archive URL (base name)" aria-label="archive URL" data-testid="url-input" value={url} onChange={(e) => setUrl(e.target.value)} />
+        <button type="submit">Open</button>
+      </form>
+      <p className="hint">…or drop archive files or folders anywhere on the page.</p>
+    </div>
+  );
+}

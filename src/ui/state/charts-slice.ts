@@ -1,0 +1,145 @@
+// Tabs and charts: the layout the user builds. Charts live in a map by id, tabs list their
+// chart ids in order. Actions are named for what the user did; ids are serial so a saved or
+// shared dashboard reproduces exactly (docs/design.md "Store").
+import type { ChartSpec, PlotSpec, TabSpec } from './model';
+import type { SliceCreator } from './slice';
+
+export interface ChartsSlice {
+  readonly tabs: readonly TabSpec[];
+  readonly activeTabId: string;
+  readonly charts: Readonly<Record<string, ChartSpec>>;
+  /** Serial for chart, plot and tab ids. */
+  readonly idSerial: number;
+  /** The chart whose editor is open. */
+  readonly editing: string | undefined;
+  /** The chart last clicked (pmchart's "current chart"): the metric browser adds to it. */
+  readonly currentChartId: string | undefined;
+
+  addedTab(label: string): string;
+  renamedTab(tabId: string, label: string): void;
+  closedTab(tabId: string): void;
+  selectedTab(tabId: string): void;
+  /** Adds a chart to a tab (the active one by default); plot ids are assigned here. */
+  addedChart(chart: Omit<ChartSpec, 'id' | 'plots'> & { plots: readonly Omit<PlotSpec, 'id'>[] }, tabId?: string): string;
+  changedChart(chartId: string, change: Partial<Omit<ChartSpec, 'id' | 'plots'>>): void;
+  addedPlots(chartId: string, plots: readonly Omit<PlotSpec, 'id'>[]): void;
+  changedPlot(chartId: string, plotId: string, change: Partial<Omit<PlotSpec, 'id'>>): void;
+  removedPlot(chartId: string, plotId: string): void;
+  removedChart(chartId: string): void;
+  movedChart(chartId: string, delta: number): void;
+  /** Legend click: hide or show one series. */
+  toggledSeries(chartId: string, key: string): void;
+  /** Legend double-click: show only this series, or everything if it already is alone. */
+  isolatedSeries(chartId: string, key: string, allKeys: readonly string[]): void;
+  selectedChart(chartId: string): void;
+  openedEditor(chartId: string): void;
+  closedEditor(): void;
+  /** Replaces the whole layout (startup overview, views, URL state). */
+  replacedLayout(tabs: readonly TabSpec[], charts: Readonly<Record<string, ChartSpec>>, idSerial: number): void;
+}
+
+export const createChartsSlice: SliceCreator<ChartsSlice> = (set, get) => {
+  const nextId = (prefix: string): string => {
+    const n = get().idSerial + 1;
+    set({ idSerial: n });
+    return `${prefix}${n}`;
+  };
+  const updateChart = (chartId: string, f: (c: ChartSpec) => ChartSpec): void => {
+    const c = get().charts[chartId];
+    if (c) set((s) => ({ charts: { ...s.charts, [chartId]: f(c) } }));
+  };
+  return {
+    tabs: [{ id: 't0', label: 'Overview', chartIds: [] }],
+    activeTabId: 't0',
+    charts: {},
+    idSerial: 0,
+    editing: undefined,
+    currentChartId: undefined,
+
+    addedTab(label) {
+      const id = nextId('t');
+      set((s) => ({ tabs: [...s.tabs, { id, label, chartIds: [] }], activeTabId: id }));
+      return id;
+    },
+    renamedTab(tabId, label) {
+      set((s) => ({ tabs: s.tabs.map((t) => (t.id === tabId ? { ...t, label } : t)) }));
+    },
+    closedTab(tabId) {
+      const s = get();
+      if (s.tabs.length <= 1) return;
+      const tab = s.tabs.find((t) => t.id === tabId);
+      const charts = { ...s.charts };
+      for (const id of tab?.chartIds ?? []) delete charts[id];
+      const tabs = s.tabs.filter((t) => t.id !== tabId);
+      set({ tabs, charts, activeTabId: s.activeTabId === tabId ? (tabs[0]?.id ?? '') : s.activeTabId });
+    },
+    selectedTab(tabId) {
+      set({ activeTabId: tabId });
+    },
+    addedChart(chart, tabId) {
+      const id = nextId('c');
+      const plots = chart.plots.map((p) => ({ ...p, id: nextId('p') }));
+      const target = tabId ?? get().activeTabId;
+      set((s) => ({
+        charts: { ...s.charts, [id]: { ...chart, id, plots } },
+        tabs: s.tabs.map((t) => (t.id === target ? { ...t, chartIds: [...t.chartIds, id] } : t)),
+        currentChartId: id,
+      }));
+      return id;
+    },
+    changedChart(chartId, change) {
+      updateChart(chartId, (c) => ({ ...c, ...change }));
+    },
+    addedPlots(chartId, plots) {
+      const withIds = plots.map((p) => ({ ...p, id: nextId('p') }));
+      updateChart(chartId, (c) => ({ ...c, plots: [...c.plots, ...withIds] }));
+    },
+    changedPlot(chartId, plotId, change) {
+      updateChart(chartId, (c) => ({ ...c, plots: c.plots.map((p) => (p.id === plotId ? { ...p, ...change } : p)) }));
+    },
+    removedPlot(chartId, plotId) {
+      updateChart(chartId, (c) => ({ ...c, plots: c.plots.filter((p) => p.id !== plotId) }));
+    },
+    removedChart(chartId) {
+      set((s) => {
+        const charts = { ...s.charts };
+        delete charts[chartId];
+        return { charts, tabs: s.tabs.map((t) => ({ ...t, chartIds: t.chartIds.filter((c) => c !== chartId) })), editing: s.editing === chartId ? undefined : s.editing, currentChartId: s.currentChartId === chartId ? undefined : s.currentChartId };
+      });
+    },
+    movedChart(chartId, delta) {
+      set((s) => ({
+        tabs: s.tabs.map((t) => {
+          const i = t.chartIds.indexOf(chartId);
+          const j = i + delta;
+          if (i < 0 || j < 0 || j >= t.chartIds.length) return t;
+          const ids = [...t.chartIds];
+          ids.splice(i, 1);
+          ids.splice(j, 0, chartId);
+          return { ...t, chartIds: ids };
+        }),
+      }));
+    },
+    toggledSeries(chartId, key) {
+      updateChart(chartId, (c) => ({ ...c, hidden: c.hidden.includes(key) ? c.hidden.filter((k) => k !== key) : [...c.hidden, key] }));
+    },
+    isolatedSeries(chartId, key, allKeys) {
+      updateChart(chartId, (c) => {
+        const alone = !c.hidden.includes(key) && allKeys.every((k) => k === key || c.hidden.includes(k));
+        return { ...c, hidden: alone ? [] : allKeys.filter((k) => k !== key) };
+      });
+    },
+    selectedChart(chartId) {
+      if (get().currentChartId !== chartId) set({ currentChartId: chartId });
+    },
+    openedEditor(chartId) {
+      set({ editing: chartId });
+    },
+    closedEditor() {
+      set({ editing: undefined });
+    },
+    replacedLayout(tabs, charts, idSerial) {
+      set({ tabs, charts, idSerial, activeTabId: tabs[0]?.id ?? 't0', editing: undefined });
+    },
+  };
+};

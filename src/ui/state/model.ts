@@ -1,0 +1,81 @@
+// The dashboard's data model: sources, tabs, charts, plots and the time control, as plain
+// serialisable objects. These are what the URL, local storage and pmchart view files carry
+// (issue 8), so every field is documented and nothing here holds data series or handles
+// that cannot be rebuilt (docs/design.md "Store").
+import type { EngineError, InstanceSelector, SourceHandle, SourceSummary } from '../../workers/engine-types';
+
+/** How a source was given, enough to reopen it (files cannot be reopened from a URL). */
+export type SourceOrigin =
+  | { readonly kind: 'files'; readonly names: readonly string[] }
+  | { readonly kind: 'url'; readonly url: string }
+  | { readonly kind: 'live'; readonly host: string };
+
+export type SourceStatus = 'opening' | 'ready' | 'failed' | 'closed';
+
+export interface SourceEntry {
+  /** Stable id in the dashboard ("s1"); plots refer to it. */
+  readonly id: string;
+  readonly origin: SourceOrigin;
+  /** Display label until the summary names it. */
+  readonly label: string;
+  readonly status: SourceStatus;
+  /** Progress of a slow open, 0..1, or undefined when unknown/not running. */
+  readonly progress?: { readonly phase: string; readonly fraction: number };
+  readonly error?: EngineError;
+  readonly summary?: SourceSummary;
+  readonly handle?: SourceHandle;
+}
+
+/** pmchart's chart styles; 'stacked-area' is pmchart's "stacking". */
+export type ChartStyle = 'line' | 'area' | 'stacked-area' | 'bar' | 'stacked-bar' | 'utilization';
+export const CHART_STYLES: readonly ChartStyle[] = ['line', 'area', 'stacked-area', 'bar', 'stacked-bar', 'utilization'];
+
+export type YScale = { readonly mode: 'auto' } | { readonly mode: 'fixed'; readonly min: number; readonly max: number };
+
+export interface PlotSpec {
+  readonly id: string;
+  /** Source id; plots of one chart may come from several sources. */
+  readonly sourceId: string;
+  /** PMNS name, or the label of a derived expression. */
+  readonly metric: string;
+  /** A derived-metric expression, when the plot is one. */
+  readonly expr?: string;
+  readonly instances: InstanceSelector;
+  /** Legend template (pmchart wildcards %i %I %h %H %m %M); undefined = metric[instance]. */
+  readonly legend?: string;
+  /** Explicit colour; undefined = next from the chart's palette. */
+  readonly color?: string;
+  /** pmchart's optional-plot: silently absent when the metric is missing. */
+  readonly optional?: boolean;
+}
+
+export interface ChartSpec {
+  readonly id: string;
+  /** Title; %h expands to the short host names of the chart's sources. */
+  readonly title: string;
+  readonly style: ChartStyle;
+  readonly yScale: YScale;
+  readonly legend: boolean;
+  /** Counters as rates (default); false plots raw counter values. */
+  readonly rate: boolean;
+  readonly plots: readonly PlotSpec[];
+  /** Series keys (plot id + instance name) the user hid via the legend. */
+  readonly hidden: readonly string[];
+}
+
+export interface TabSpec {
+  readonly id: string;
+  readonly label: string;
+  readonly chartIds: readonly string[];
+}
+
+export type PlayState = 'stopped' | 'forward' | 'backward';
+/** pmtime's archive modes: Normal (paced by speed), Step (one interval per press), Fast. */
+export type VcrMode = 'normal' | 'step' | 'fast';
+/** Axis and readout zone: the archive host's, the browser's, or UTC. */
+export type ZoneChoice = 'archive' | 'local' | 'utc';
+
+/** The series key of one plotted column: plot id plus instance name. */
+export function seriesKey(plotId: string, instName: string): string {
+  return `${plotId}\u0000${instName}`;
+}

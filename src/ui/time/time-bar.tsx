@@ -1,0 +1,115 @@
+// The in-page pmtime: VCR buttons (rewind, reverse, step back, stop, step forward, play, fast
+// forward), mode, speed, interval, position slider and text over the archive bounds, window
+// length, bounds, and the display zone (docs/pmchart-reference.md §1b). Keyboard shortcuts
+// are wired in app.tsx through handleTimeKey.
+import { useState } from 'react';
+import { dash, useDashShallow } from '../store';
+import { archiveUnionBounds } from '../state/sources-slice';
+import type { ZoneChoice } from '../state/model';
+import { formatIso, formatCtime, parseIso, type DisplayZone } from './zone';
+import { formatSpan, INTERVAL_UNITS, splitInterval, unitMs } from './interval';
+
+interface Props {
+  readonly zone: DisplayZone;
+}
+
+export function TimeBar({ zone }: Props) {
+  const t = useDashShallow((s) => ({
+    positionMs: s.positionMs,
+    intervalMs: s.intervalMs,
+    windowMs: s.windowMs,
+    playState: s.playState,
+    vcrMode: s.vcrMode,
+    speed: s.speed,
+    zone: s.zone,
+    bounds: s.bounds ?? archiveUnionBounds(s.sources),
+  }));
+  const have = t.bounds !== undefined && Number.isFinite(t.positionMs);
+  const iv = splitInterval(t.intervalMs);
+  /** The position text while the user edits it; otherwise the field shows the position. */
+  const [draft, setDraft] = useState<string | undefined>();
+  const [posError, setPosError] = useState(false);
+  const posText = draft ?? (have ? formatIso(t.positionMs, zone) : '');
+
+  const s = dash();
+  const vcr = (label: string, title: string, testid: string, onClick: () => void, active = false) => (
+    <button type="button" className={active ? 'vcr active' : 'vcr'} title={title} aria-label={title} data-testid={testid} disabled={!have} onClick={onClick}>
+      {label}
+    </button>
+  );
+  return (
+    <footer className="time-bar" data-testid="time-bar" data-state={t.playState} data-position={have ? t.positionMs : ''}>
+      <div className="vcr-group">
+        {vcr('⏪', 'Rewind (fast reverse)', 'vcr-rewind', () => { s.choseMode('fast'); s.pressedReverse(); }, t.playState === 'backward' && t.vcrMode === 'fast')}
+        {vcr('◀', 'Play backwards (r)', 'vcr-reverse', () => { if (t.vcrMode === 'fast') s.choseMode('normal'); s.pressedReverse(); }, t.playState === 'backward' && t.vcrMode !== 'fast')}
+        {vcr('⏮', 'Step back one interval (←)', 'vcr-step-back', () => s.steppedBack())}
+        {vcr('■', 'Stop (space)', 'vcr-stop', () => s.pressedStop(), t.playState === 'stopped')}
+        {vcr('⏭', 'Step forward one interval (→)', 'vcr-step-forward', () => s.steppedForward())}
+        {vcr('▶', 'Play (space)', 'vcr-play', () => { if (t.vcrMode === 'fast') s.choseMode('normal'); s.pressedPlay(); }, t.playState === 'forward' && t.vcrMode !== 'fast')}
+        {vcr('⏩', 'Fast forward', 'vcr-fast-forward', () => { s.choseMode('fast'); s.pressedPlay(); }, t.playState === 'forward' && t.vcrMode === 'fast')}
+      </div>
+      <label className="field" title="Archive seconds per wall-clock second (pmtime's Speed)">
+        Speed
+        <input type="number" data-testid="speed" min={0} step="any" value={Number(t.speed.toPrecision(4))} disabled={!have} onChange={(e) => s.changedSpeed(Number(e.target.value))} />
+        <button type="button" title="Reset speed to 2 intervals per second" onClick={() => s.resetSpeed()} disabled={!have}>↺</button>
+      </label>
+      <label className="field">
+        Interval
+        <input type="number" data-testid="interval" min={0} step="any" value={Number(iv.value.toPrecision(6))} disabled={!have} onChange={(e) => { const v = Number(e.target.value); if (v > 0) s.changedInterval(v * unitMs(iv.unit)); }} />
+        <select aria-label="interval unit" value={iv.unit} disabled={!have} onChange={(e) => s.changedInterval(iv.value * unitMs(e.target.value))}>
+          {INTERVAL_UNITS.map((u) => <option key={u.name} value={u.name}>{u.name}</option>)}
+        </select>
+      </label>
+      <div className="position">
+        <input
+          type="range"
+          data-testid="position-slider"
+          aria-label="position"
+          disabled={!have}
+          min={t.bounds?.startMs ?? 0}
+          max={t.bounds?.endMs ?? 1}
+          step={t.intervalMs}
+          value={have ? t.positionMs : 0}
+          onChange={(e) => s.movedPosition(Number(e.target.value))}
+        />
+        <input
+          className={posError ? 'position-text bad' : 'position-text'}
+          data-testid="position"
+          aria-label="position time"
+          title={have ? formatCtime(t.positionMs, zone) : ''}
+          value={posText}
+          disabled={!have}
+          onFocus={() => setDraft(posText)}
+          onBlur={() => { setDraft(undefined); setPosError(false); }}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter') return;
+            const ms = parseIso(posText, zone);
+            setPosError(Number.isNaN(ms));
+            if (!Number.isNaN(ms)) {
+              s.movedPosition(ms);
+              (e.target as HTMLInputElement).blur();
+            }
+          }}
+        />
+      </div>
+      <label className="field" title="Visible time window">
+        Window
+        <select data-testid="window" value="" disabled={!have} onChange={(e) => { const v = e.target.value; if (v === 'all') s.resetZoom(); else if (v) s.changedWindow(Number(v) * t.intervalMs); }}>
+          <option value="">{formatSpan(t.windowMs)}</option>
+          {[30, 60, 120, 300, 600, 1200].map((n) => <option key={n} value={n}>{n} points ({formatSpan(n * t.intervalMs)})</option>)}
+          <option value="all">reset zoom</option>
+        </select>
+      </label>
+      <label className="field">
+        Zone
+        <select data-testid="zone" value={t.zone} onChange={(e) => s.changedZone(e.target.value as ZoneChoice)}>
+          <option value="archive">archive host</option>
+          <option value="local">local</option>
+          <option value="utc">UTC</option>
+        </select>
+        <span className="zone-label" data-testid="zone-label">{zone.label}</span>
+      </label>
+    </footer>
+  );
+}
