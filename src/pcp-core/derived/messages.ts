@@ -37,7 +37,7 @@ export function formatConfigSyntaxError(file: string, line: number, name: string
   const caretAt = position < 0 ? -1 : byteLength(rhs.slice(0, skipped + position));
   let caret = '';
   for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i] as number;
+    const b = bytes[i];
     caret += i === caretAt ? '^' : isCSpace(b) ? String.fromCharCode(b) : ' ';
   }
   return `[${file}:${line}] Error: pmRegisterDerived(${name}, ...) syntax error\n${rhs}\n${caret}\n${reason === null ? '' : `${reason}\n`}`;

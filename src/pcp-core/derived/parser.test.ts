@@ -157,7 +157,7 @@ describe('message formats (§5)', () => {
       expect(r.ok).toBe(false);
       if (r.ok) continue;
       const text = formatConfigSyntaxError('se.conf', 1, name, rhs, r.error.position, r.error.message);
-      const caretLine = text.split('\n')[2] as string;
+      const caretLine = text.split('\n')[2];
       expect(caretLine.length).toBe(rhs.length);
       expect(caretLine.indexOf('^')).toBe(before);
       expect(caretLine.replace('^', '').trim()).toBe('');
