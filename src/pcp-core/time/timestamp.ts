@@ -1,0 +1,158 @@
+// Exact timestamps (types.ts Timestamp: whole seconds + nanoseconds) and their arithmetic,
+// plus the two places where libpcp turns them into doubles through the x87 80-bit
+// `long double`: pmtimespecToReal / pmtimespecSub (rates, pmval's interval) and
+// pmtimespecFromReal (interval parsing). Reproducing those roundings bit for bit is what
+// lets pmval's rates match to 1e-9. Used by replay, rate.ts, interval and time-window parsing.
+import { binaryToNumber, bitLength, EXTENDED_BITS, EXTENDED_MIN_EXP, decomposeDouble, rationalToDouble, roundRational } from '../c-numeric';
+import type { Timestamp } from '../types';
+
+const NS_PER_SEC = 1_000_000_000;
+const NS_PER_SEC_N = 1_000_000_000n;
+
+/** A bigint count of nanoseconds since the epoch. */
+export type TimestampNs = bigint;
+
+/** A normalised timestamp: nsec is brought into [0, 1e9) by carrying into sec. */
+export function makeTimestamp(sec: number, nsec = 0): Timestamp {
+  if (nsec >= 0 && nsec < NS_PER_SEC) return { sec, nsec };
+  const carry = Math.floor(nsec / NS_PER_SEC);
+  return { sec: sec + carry, nsec: nsec - carry * NS_PER_SEC };
+}
+
+export const ZERO_TIMESTAMP: Timestamp = Object.freeze({ sec: 0, nsec: 0 });
+
+/** −1, 0 or 1 as a is before, at or after b (libpcp's tscmp). */
+export function compareTimestamps(a: Timestamp, b: Timestamp): -1 | 0 | 1 {
+  if (a.sec !== b.sec) return a.sec < b.sec ? -1 : 1;
+  if (a.nsec !== b.nsec) return a.nsec < b.nsec ? -1 : 1;
+  return 0;
+}
+
+export function timestampsEqual(a: Timestamp, b: Timestamp): boolean {
+  return a.sec === b.sec && a.nsec === b.nsec;
+}
+
+export function addTimestamps(a: Timestamp, b: Timestamp): Timestamp {
+  return makeTimestamp(a.sec + b.sec, a.nsec + b.nsec);
+}
+
+/** a − b, normalised (a negative difference has sec < 0 and nsec in [0, 1e9)). */
+export function subtractTimestamps(a: Timestamp, b: Timestamp): Timestamp {
+  return makeTimestamp(a.sec - b.sec, a.nsec - b.nsec);
+}
+
+export function timestampToNs(t: Timestamp): TimestampNs {
+  return BigInt(t.sec) * NS_PER_SEC_N + BigInt(t.nsec);
+}
+
+export function timestampFromNs(ns: TimestampNs): Timestamp {
+  let sec = ns / NS_PER_SEC_N;
+  let nsec = ns % NS_PER_SEC_N;
+  if (nsec < 0n) {
+    nsec += NS_PER_SEC_N;
+    sec -= 1n;
+  }
+  return { sec: Number(sec), nsec: Number(nsec) };
+}
+
+/** A struct timeval (v2 archives, PDUs) as a timestamp. */
+export function timestampFromTimeval(sec: number, usec: number): Timestamp {
+  return makeTimestamp(sec, usec * 1000);
+}
+
+/** Elapsed seconds b − a, from exact integer differences (the doc's §12 rule for rates). */
+export function elapsedSeconds(a: Timestamp, b: Timestamp): number {
+  return b.sec - a.sec + (b.nsec - a.nsec) / NS_PER_SEC;
+}
+
+// ---------------------------------------------------------------------------------------------
+// libpcp's long double conversions
+
+/**
+ * `(double)(sec + (long double)nsec / 1e9L)` as gcc computes it on x86-64: the quotient and
+ * the sum rounded to 64 significant bits, then the result to 53. Integers sec and nsec, any
+ * sign. A fast double computation decides all but the rare values near a rounding boundary,
+ * which are settled with exact rational arithmetic.
+ */
+export function longDoubleSeconds(sec: number, nsec: number): number {
+  if (nsec === 0) return sec;
+  const fast = fastLongDoubleSeconds(sec, nsec);
+  return fast ?? exactLongDoubleSeconds(sec, nsec);
+}
+
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+const HI = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0; // high word index
+
+function fastLongDoubleSeconds(sec: number, nsec: number): number | undefined {
+  if (Math.abs(sec) < 2) return undefined;
+  const r = sec + nsec / NS_PER_SEC;
+  // The exact value minus r: sec − r is exact (Sterbenz), the fraction carries ≤ 2^-53 error.
+  const diff = sec - r + nsec / NS_PER_SEC;
+  f64[0] = r;
+  const hi = u32[HI] ?? 0;
+  const lo = u32[1 - HI] ?? 0;
+  const biased = (hi >>> 20) & 0x7ff;
+  // A power of two has an asymmetric rounding interval: leave it to the exact path.
+  if ((hi & 0xfffff) === 0 && lo === 0) return undefined;
+  const halfUlp = 2 ** (biased - 1075 - 1);
+  // Error bound of both computations: the x87 sum (2^-63 relative) and the double quotient.
+  const margin = Math.abs(r) * 2 ** -62 + 2 ** -50;
+  const a = Math.abs(diff);
+  if (a < halfUlp - margin) return r;
+  if (a > halfUlp + margin) return diff > 0 ? r + 2 * halfUlp : r - 2 * halfUlp;
+  return undefined;
+}
+
+/** The same value by exact rational arithmetic on bigints. */
+export function exactLongDoubleSeconds(sec: number, nsec: number): number {
+  const qNeg = nsec < 0;
+  const q = roundRational(BigInt(Math.abs(nsec)), NS_PER_SEC_N, EXTENDED_BITS, EXTENDED_MIN_EXP);
+  // sec + (±q.mant · 2^q.exp) as num / 2^-q.exp (q < 2, so q.exp < 0).
+  const scale = -q.exp;
+  const num = (BigInt(sec) << BigInt(scale)) + (qNeg ? -q.mant : q.mant);
+  if (num === 0n) return 0;
+  const neg = num < 0n;
+  const s = roundRational(neg ? -num : num, 1n << BigInt(scale), EXTENDED_BITS, EXTENDED_MIN_EXP);
+  const v = rationalFromBinary(s.mant, s.exp);
+  return neg ? -v : v;
+}
+
+function rationalFromBinary(mant: bigint, exp: number): number {
+  if (bitLength(mant) <= 53) return binaryToNumber({ mant, exp });
+  return exp >= 0 ? rationalToDouble(mant << BigInt(exp), 1n) : rationalToDouble(mant, 1n << BigInt(-exp));
+}
+
+/** pmtimespecToReal: a timestamp as double seconds, rounded as libpcp rounds it. */
+export function timestampToReal(t: Timestamp): number {
+  return longDoubleSeconds(t.sec, t.nsec);
+}
+
+/** pmtimespecSub: a − b in double seconds, rounded as libpcp rounds it. */
+export function subtractTimestampsReal(a: Timestamp, b: Timestamp): number {
+  return longDoubleSeconds(a.sec - b.sec, a.nsec - b.nsec);
+}
+
+/**
+ * pmtimespecFromReal: tv_sec = (time_t)secs; tv_nsec = (long)((secs − tv_sec)·1e9L + 0.5L),
+ * each long double step rounded to 64 bits. libpcp can leave tv_nsec = 1e9 (a fraction just
+ * below 1) or negative (negative secs); the result here is normalised, the same instant.
+ */
+export function timestampFromReal(secs: number): Timestamp {
+  const whole = Math.trunc(secs);
+  const frac = secs - whole; // exact
+  if (frac === 0) return { sec: whole, nsec: 0 };
+  const { mant, exp } = decomposeDouble(frac);
+  const neg = mant < 0n;
+  const m = neg ? -mant : mant;
+  // frac · 1e9, rounded to 64 bits.
+  const p = exp >= 0 ? roundRational((m * NS_PER_SEC_N) << BigInt(exp), 1n, EXTENDED_BITS, EXTENDED_MIN_EXP) : roundRational(m * NS_PER_SEC_N, 1n << BigInt(-exp), EXTENDED_BITS, EXTENDED_MIN_EXP);
+  // ± p + 0.5, rounded to 64 bits, then truncated toward zero.
+  const scale = Math.max(1, -p.exp);
+  const pNum = p.mant << BigInt(p.exp + scale);
+  const sum = (neg ? -pNum : pNum) + (1n << BigInt(scale - 1));
+  const sNeg = sum < 0n;
+  const s = roundRational(sNeg ? -sum : sum, 1n << BigInt(scale), EXTENDED_BITS, EXTENDED_MIN_EXP);
+  const truncated = s.exp >= 0 ? s.mant << BigInt(s.exp) : s.mant >> BigInt(-s.exp);
+  return makeTimestamp(whole, Number(sNeg ? -truncated : truncated));
+}
