@@ -7,6 +7,7 @@ import { dash, useDashShallow } from '../store';
 import { archiveUnionBounds } from '../state/sources-slice';
 import type { ZoneChoice } from '../state/model';
 import { formatIso, formatCtime, parseIso, type DisplayZone } from './zone';
+import { VcrIcon, type VcrIconName } from './vcr-icons';
 import { formatSpan, INTERVAL_UNITS, splitInterval, unitMs } from './interval';
 
 interface Props {
@@ -32,21 +33,21 @@ export function TimeBar({ zone }: Props) {
   const posText = draft ?? (have ? formatIso(t.positionMs, zone) : '');
 
   const s = dash();
-  const vcr = (label: string, title: string, testid: string, onClick: () => void, active = false) => (
+  const vcr = (icon: VcrIconName, title: string, testid: string, onClick: () => void, active = false) => (
     <button type="button" className={active ? 'vcr active' : 'vcr'} title={title} aria-label={title} data-testid={testid} disabled={!have} onClick={onClick}>
-      {label}
+      <VcrIcon name={icon} />
     </button>
   );
   return (
     <footer className="time-bar" data-testid="time-bar" data-state={t.playState} data-position={have ? t.positionMs : ''}>
       <div className="vcr-group">
-        {vcr('⏪', 'Rewind (fast reverse)', 'vcr-rewind', () => { s.choseMode('fast'); s.pressedReverse(); }, t.playState === 'backward' && t.vcrMode === 'fast')}
-        {vcr('◀', 'Play backwards (r)', 'vcr-reverse', () => { if (t.vcrMode === 'fast') s.choseMode('normal'); s.pressedReverse(); }, t.playState === 'backward' && t.vcrMode !== 'fast')}
-        {vcr('⏮', 'Step back one interval (←)', 'vcr-step-back', () => s.steppedBack())}
-        {vcr('■', 'Stop (space)', 'vcr-stop', () => s.pressedStop(), t.playState === 'stopped')}
-        {vcr('⏭', 'Step forward one interval (→)', 'vcr-step-forward', () => s.steppedForward())}
-        {vcr('▶', 'Play (space)', 'vcr-play', () => { if (t.vcrMode === 'fast') s.choseMode('normal'); s.pressedPlay(); }, t.playState === 'forward' && t.vcrMode !== 'fast')}
-        {vcr('⏩', 'Fast forward', 'vcr-fast-forward', () => { s.choseMode('fast'); s.pressedPlay(); }, t.playState === 'forward' && t.vcrMode === 'fast')}
+        {vcr('rewind', 'Rewind (fast reverse)', 'vcr-rewind', () => { s.choseMode('fast'); s.pressedReverse(); }, t.playState === 'backward' && t.vcrMode === 'fast')}
+        {vcr('reverse', 'Play backwards (r)', 'vcr-reverse', () => { if (t.vcrMode === 'fast') s.choseMode('normal'); s.pressedReverse(); }, t.playState === 'backward' && t.vcrMode !== 'fast')}
+        {vcr('stepBack', 'Step back one interval (←)', 'vcr-step-back', () => s.steppedBack())}
+        {vcr('stop', 'Stop (space)', 'vcr-stop', () => s.pressedStop(), t.playState === 'stopped')}
+        {vcr('stepForward', 'Step forward one interval (→)', 'vcr-step-forward', () => s.steppedForward())}
+        {vcr('play', 'Play (space)', 'vcr-play', () => { if (t.vcrMode === 'fast') s.choseMode('normal'); s.pressedPlay(); }, t.playState === 'forward' && t.vcrMode !== 'fast')}
+        {vcr('fastForward', 'Fast forward', 'vcr-fast-forward', () => { s.choseMode('fast'); s.pressedPlay(); }, t.playState === 'forward' && t.vcrMode === 'fast')}
       </div>
       <label className="field" title="Archive seconds per wall-clock second (pmtime's Speed)">
         Speed

@@ -1,0 +1,81 @@
+// The chart adapter over hand-made SeriesBlocks: labels, palette, unit scaling, utilization
+// normalisation with gaps, optional plots, and the value lookup the legend uses.
+import { describe, expect, it } from 'vitest';
+import type { SeriesBlock } from '../../workers/engine-types';
+import type { ChartSpec } from '../state/model';
+import { seriesKey } from '../state/model';
+import { chartData, expandLegend, valueAt } from './chart-series';
+import { CYCLE } from './palette';
+
+const NONE = { dimSpace: 0, dimTime: 0, dimCount: 0, scaleSpace: 0, scaleTime: 0, scaleCount: 0 };
+const BYTE_RATE = { ...NONE, dimSpace: 1, dimTime: -1, scaleTime: 3 };
+
+function block(cols: { plot: number; inst: string; values: number[] }[], plots: SeriesBlock['plots']): SeriesBlock {
+  const n = cols[0]?.values.length ?? 0;
+  return {
+    t0Ms: 0, t1Ms: (n - 1) * 1000, stepMs: 1000,
+    timestamps: Float64Array.from({ length: n }, (_, i) => i * 1000),
+    plots,
+    columns: cols.map((c, i) => ({ plot: c.plot, instId: i, instName: c.inst, values: Float64Array.from(c.values) })),
+  };
+}
+
+const chart = (style: ChartSpec['style'], plots: ChartSpec['plots'], hidden: string[] = []): ChartSpec => ({ id: 'c1', title: 't', style, yScale: { mode: 'auto' }, legend: true, rate: true, plots, hidden });
+
+describe('chartData', () => {
+  it('labels metric[instance], hands out the #-cycle palette and rescales bytes', () => {
+    const c = chart('line', [{ id: 'p1', sourceId: 's1', metric: 'network.interface.in.bytes', instances: { kind: 'all' } }]);
+    const b = block([{ plot: 0, inst: 'eth0', values: [2048, 4096] }, { plot: 0, inst: 'lo', values: [1e6, NaN] }], [{ metric: 'network.interface.in.bytes', sem: 1, type: 3, units: { units: BYTE_RATE, text: 'byte / sec', utilization: false } }]);
+    const d = chartData(c, new Map([['s1', b]]), new Map([['s1', 'host']]));
+    expect(d.series.map((s) => s.label)).toEqual(['network.interface.in.bytes[eth0]', 'network.interface.in.bytes[lo]']);
+    expect(d.series.map((s) => s.color)).toEqual([CYCLE[0], CYCLE[1]]);
+    expect(d.scale).toEqual({ factor: 1024, label: 'Kbyte / sec' });
+    expect([...(d.series[0]?.values ?? [])]).toEqual([2, 4]);
+    expect(d.series[0]?.step).toBe(false);
+  });
+
+  it('normalises utilization to 100% of the visible series, gaps where any is missing', () => {
+    const c = chart('utilization', [
+      { id: 'u', sourceId: 's1', metric: 'kernel.all.cpu.user', instances: { kind: 'all' } },
+      { id: 'i', sourceId: 's1', metric: 'kernel.all.cpu.idle', instances: { kind: 'all' } },
+      { id: 'w', sourceId: 's1', metric: 'kernel.all.cpu.wait.total', instances: { kind: 'all' } },
+    ], [seriesKey('w', '')]);
+    const info = { sem: 1, type: 3, units: { units: NONE, text: '', utilization: true } };
+    const b = block([
+      { plot: 0, inst: '', values: [0.25, NaN, 0] },
+      { plot: 1, inst: '', values: [0.75, 0.5, 0] },
+      { plot: 2, inst: '', values: [5, 5, 5] },
+    ], [{ metric: 'kernel.all.cpu.user', ...info }, { metric: 'kernel.all.cpu.idle', ...info }, { metric: 'kernel.all.cpu.wait.total', ...info }]);
+    const d = chartData(c, new Map([['s1', b]]), new Map());
+    expect(d.scale.label).toBe('% utilization');
+    expect([...(d.series[0]?.drawn ?? [])]).toEqual([25, NaN, 0]);
+    expect([...(d.series[1]?.drawn ?? [])]).toEqual([75, NaN, 0]);
+    // The legend and tooltip keep each series' own value.
+    expect(valueAt(d.series[0] as never, 0)).toBe(0.25);
+  });
+
+  it('hides a missing optional plot but reports a missing mandatory one', () => {
+    const c = chart('line', [
+      { id: 'a', sourceId: 's1', metric: 'mem.util.other', instances: { kind: 'all' }, optional: true },
+      { id: 'b', sourceId: 's1', metric: 'no.such', instances: { kind: 'all' } },
+    ]);
+    const err = { code: 'PM_ERR_NAME', message: 'Unknown metric name', context: 'x' };
+    const b = block([], [
+      { metric: 'mem.util.other', sem: 0, type: -1, units: { units: NONE, text: '', utilization: false }, error: err },
+      { metric: 'no.such', sem: 0, type: -1, units: { units: NONE, text: '', utilization: false }, error: err },
+    ]);
+    expect(chartData(c, new Map([['s1', b]]), new Map()).problems).toEqual([{ plotId: 'b', text: 'no.such: Unknown metric name' }]);
+  });
+});
+
+describe('legend helpers', () => {
+  it('expands pmchart wildcards', () => {
+    expect(expandLegend('%h:%m[%i] %I', 'network.interface.in.bytes', 'eth0 primary', 'box.example.com')).toBe('box:in.bytes[eth0] eth0 primary');
+  });
+  it('finds the value at or before a time', () => {
+    const s = { times: Float64Array.from([0, 1000, 2000]), values: Float64Array.from([1, 2, 3]) } as never;
+    expect(valueAt(s, 1000)).toBe(2);
+    expect(valueAt(s, 1500)).toBe(2);
+    expect(valueAt(s, -1)).toBeNaN();
+  });
+});
