@@ -1,0 +1,275 @@
+// The read position of an archive context, modelled on libpcp's archive control (ac_*):
+// current archive and volume, byte position in it, the position remembered between fetches,
+// the "serial" flag, and the pending-<mark> state at a join between archives. Every record
+// read (forwards or backwards) follows libpcp's rules (archive-format.md §7.3, §8): volume
+// roll-over, end of volume with stray bytes, <mark> synthesis at archive joins (regenerated
+// when the direction changes), PM_ERR_LOGOVERLAP, PM_ERR_LOGREC with the same resulting byte
+// position as libpcp. Replay results depend on which records get read, so the model is exact
+// where it changes results: positions are byte offsets, as libpcp's file positions are.
+import { PM_ERR_EOL, PM_ERR_LOGFILE, PM_ERR_LOGOVERLAP, PM_ERR_LOGREC, PmError } from '../errors';
+import type { Timestamp } from '../types';
+import { archiveEndOfCurrent } from './log-end';
+import { decodeLogRecord, virtualMark, type LogRecord } from './log-record';
+import { offsetMs, timestampSub } from './log-time';
+import type { ReplayArchive, ReplaySet } from './replay-source';
+import { VolumeBytes } from './volume-bytes';
+
+export const MODE_FORW = 2;
+export const MODE_BACK = 3;
+export type Direction = typeof MODE_FORW | typeof MODE_BACK;
+
+/** A read gives a record (possibly a <mark>) or a negative PCP error code. */
+export type ReadOutcome = LogRecord | number;
+
+/** Decoded records by position, so re-reading a neighbourhood costs no decoding. */
+const RECORD_CACHE_LIMIT = 4096;
+
+export class LogCursor {
+  /** Index of the current archive (ac_cur_log). */
+  cur = 0;
+  /** Current volume (ac_curvol), -1 when none is open. */
+  curVol = -1;
+  /** Byte position in the current volume (the stdio file position). */
+  pos = 0;
+  /** Position remembered between fetches (ac_vol, ac_offset). */
+  vol = -1;
+  offset = 0;
+  /** ac_serial: reading may continue from the remembered position. */
+  serial = false;
+  /** ac_mark_done: a <mark> was synthesised at a join while reading in this direction. */
+  markDone = 0;
+  /** lcp->endtime / lcp->physend: archive end cache, invalidated on archive change. */
+  endTime: Timestamp = { sec: 0, nsec: 0 };
+  physEnd = -1;
+  /** ac_end: INTERP's cached end of the current archive, in seconds after `base`. */
+  interpEnd = 0;
+  /** Volumes whose label has been checked in the current archive (lcp->seen). */
+  seen = new Set<number>();
+  /** Start of the earliest archive: the time base of every relative time. */
+  readonly base: Timestamp;
+
+  private readonly volumes = new Map<string, VolumeBytes>();
+  private readonly records = new Map<string, LogRecord>();
+
+  constructor(readonly set: ReplaySet) {
+    const first = set.archives[0];
+    if (!first) throw new PmError(PM_ERR_LOGFILE, undefined, 'empty archive set');
+    this.base = first.start;
+    // pmNewContext leaves the first archive open at its lowest volume, after the label.
+    this.openArchive(0);
+    this.offset = this.pos;
+    this.vol = this.curVol;
+  }
+
+  get archive(): ReplayArchive {
+    return this.set.archives[this.cur];
+  }
+
+  get archiveCount(): number {
+    return this.set.archives.length;
+  }
+
+  /** The bytes of volume `vol` of archive `arch`, or undefined when it cannot be opened. */
+  volumeBytes(arch: number, vol: number): VolumeBytes | undefined {
+    const key = `${arch}:${vol}`;
+    let v = this.volumes.get(key);
+    if (!v) {
+      const a = this.set.archives[arch];
+      const rv = a?.volume(vol);
+      if (!a || !rv) return undefined;
+      v = new VolumeBytes(rv, `${a.name}.${vol}`);
+      this.volumes.set(key, v);
+    }
+    return v;
+  }
+
+  /** __pmLogChangeVol: switch volume; a no-op (no seek) when already there. */
+  changeVol(vol: number): boolean {
+    if (this.curVol === vol) return true;
+    if (!this.volumeBytes(this.cur, vol)) return false;
+    this.seen.add(vol);
+    this.curVol = vol;
+    this.pos = this.archive.labelSize;
+    return true;
+  }
+
+  private openArchive(i: number): void {
+    this.cur = i;
+    this.markDone = 0;
+    this.physEnd = -1;
+    this.seen = new Set();
+    this.curVol = -1;
+    const a = this.archive;
+    if (!this.changeVol(a.minVol)) {
+      throw new PmError(PM_ERR_LOGFILE, undefined, `${a.name}: cannot open volume ${a.minVol}`);
+    }
+  }
+
+  /** __pmLogChangeArchive. */
+  changeArchive(i: number): void {
+    if (i !== this.cur) this.openArchive(i);
+  }
+
+  /** Re-establishes the position remembered between fetches. */
+  restorePosition(): number {
+    if (!this.changeVol(this.vol)) return PM_ERR_LOGFILE;
+    this.pos = this.offset;
+    return 0;
+  }
+
+  /** Remembers the current position (ac_offset = ftell, ac_vol = ac_curvol). */
+  rememberPosition(): void {
+    this.offset = this.pos;
+    this.vol = this.curVol;
+  }
+
+  /** __pmLogGenerateMark: end of the current archive + 1 ms, or its start − 1 ms. */
+  async generateMark(direction: Direction): Promise<ReadOutcome> {
+    if (direction === MODE_FORW) {
+      const end = await archiveEndOfCurrent(this);
+      if (typeof end === 'number') return end;
+      // libpcp stamps the mark from its cached end time, not the value just returned.
+      return virtualMark(offsetMs(this.endTime, 1), this.base);
+    }
+    return virtualMark(offsetMs(this.archive.start, -1), this.base);
+  }
+
+  /**
+   * __pmLogRead with libpcp's rolling: at the end of a volume continue in the next existing
+   * volume, at the end of an archive synthesise a <mark> once, then move to the neighbouring
+   * archive. Errors leave the position where libpcp leaves it.
+   */
+  async read(direction: Direction): Promise<ReadOutcome> {
+    let offset = this.pos;
+    if (direction === MODE_BACK) {
+      for (;;) {
+        if (offset > this.archive.labelSize) {
+          this.pos = offset - 4;
+          break;
+        }
+        let found = false;
+        for (let v = this.curVol - 1; v >= this.archive.minVol; v--) {
+          if (this.changeVol(v)) {
+            offset = this.pos = (this.volumeBytes(this.cur, v) as VolumeBytes).size;
+            found = true;
+            break;
+          }
+        }
+        if (found) continue;
+        if (this.cur === 0) return PM_ERR_EOL;
+        if (!this.markDone) {
+          const mark = await this.generateMark(MODE_BACK);
+          this.markDone = MODE_BACK;
+          return mark;
+        }
+        const sts = await this.changeToPreviousArchive();
+        if (sts < 0) return sts;
+        offset = this.pos;
+      }
+    }
+    for (;;) {
+      const vb = this.volumeBytes(this.cur, this.curVol) as VolumeBytes;
+      const head = await vb.word(this.pos);
+      if (head !== undefined) return this.readAfterHeader(vb, direction, offset, head);
+      // End of this volume (fewer than 4 bytes where a length word is due).
+      this.pos = offset;
+      let next = false;
+      for (let v = this.curVol + 1; v <= this.archive.maxVol; v++) {
+        if (this.changeVol(v)) {
+          next = true;
+          break;
+        }
+      }
+      if (next) continue;
+      if (this.cur >= this.archiveCount - 1) return PM_ERR_EOL;
+      if (!this.markDone) {
+        const mark = await this.generateMark(MODE_FORW);
+        this.markDone = MODE_FORW;
+        return mark;
+      }
+      const sts = this.changeToNextArchive();
+      if (sts < 0) return sts;
+      offset = this.pos;
+    }
+  }
+
+  private async readAfterHeader(vb: VolumeBytes, direction: Direction, offset: number, head: number): Promise<ReadOutcome> {
+    this.markDone = 0;
+    const rlen = head - 8;
+    const headAt = this.pos;
+    if (rlen < 0 || (direction === MODE_BACK && rlen > offset)) {
+      this.pos = headAt + 4;
+      return PM_ERR_LOGREC;
+    }
+    // Forwards the record is [headAt, headAt+head); backwards `head` is the previous record's
+    // trailer and the record is [offset-head, offset).
+    const start = direction === MODE_FORW ? headAt : offset - head;
+    if (start < 0) {
+      this.pos = offset;
+      return PM_ERR_LOGREC;
+    }
+    const key = `${this.cur}:${this.curVol}:${start}`;
+    const cached = this.records.get(key);
+    if (cached && cached.buf.length === head) {
+      this.pos = direction === MODE_FORW ? start + head : start;
+      return cached;
+    }
+    const buf = await vb.bytes(start, head);
+    if (buf.length < head) {
+      // Body or trailer cut short: libpcp seeks back to where the read began.
+      this.pos = offset;
+      return PM_ERR_LOGREC;
+    }
+    const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    const lead = view.getInt32(0);
+    const trail = view.getInt32(head - 4);
+    if (lead !== trail) {
+      this.pos = direction === MODE_FORW ? start + head : start + 4;
+      return PM_ERR_LOGREC;
+    }
+    this.pos = direction === MODE_FORW ? start + head : start;
+    const rec = decodeLogRecord(buf, this.archive.version, this.base);
+    if (!rec) return PM_ERR_LOGREC;
+    if (this.records.size >= RECORD_CACHE_LIMIT) this.records.clear();
+    this.records.set(key, rec);
+    return rec;
+  }
+
+  /** LogChangeToNextArchive: start of the next archive; PM_ERR_LOGOVERLAP if they overlap. */
+  changeToNextArchive(): number {
+    if (this.cur >= this.archiveCount - 1) return PM_ERR_EOL;
+    const prevEnd = this.endTime;
+    this.changeArchive(this.cur + 1);
+    this.offset = this.archive.labelSize;
+    this.vol = this.curVol;
+    return timestampSub(prevEnd, this.archive.start) > 0 ? PM_ERR_LOGOVERLAP : 0;
+  }
+
+  /** LogChangeToPreviousArchive: end of the previous archive's last readable volume. */
+  async changeToPreviousArchive(): Promise<number> {
+    if (this.cur === 0) return PM_ERR_EOL;
+    const laterStart = this.archive.start;
+    this.changeArchive(this.cur - 1);
+    const end = await archiveEndOfCurrent(this);
+    if (typeof end === 'number') return end;
+    const a = this.archive;
+    let v = a.maxVol;
+    for (; v >= a.minVol; v--) if (this.changeVol(v)) break;
+    if (v < a.minVol) return PM_ERR_LOGFILE;
+    this.pos = (this.volumeBytes(this.cur, v) as VolumeBytes).size;
+    this.rememberPosition();
+    return timestampSub(this.endTime, laterStart) > 0 ? PM_ERR_LOGOVERLAP : 0;
+  }
+
+  /** A read through libpcp's interpolation read cache: a pending join <mark> is re-issued
+   *  when the direction changes (cache_read in interp.c); otherwise a plain read. */
+  async cachedRead(direction: Direction): Promise<ReadOutcome> {
+    if (this.markDone !== 0 && this.markDone !== direction) {
+      const pending = this.markDone as Direction;
+      const mark = await this.generateMark(pending);
+      this.markDone = 0;
+      return mark;
+    }
+    return this.read(direction);
+  }
+}

@@ -1,0 +1,120 @@
+// One data-volume record as the replay engine sees it: the raw bytes (length word to trailer)
+// plus a small typed index of its value sets, built after the structural checks libpcp applies
+// when it decodes a record (archive-format.md §5.1–5.4, §9.1; a failure is PM_ERR_LOGREC).
+// Values are never copied out here: the interpolation engine keeps (record, offset) references,
+// as libpcp pins PDU buffers, and decodes only the values it returns.
+import type { Timestamp } from '../types';
+import { timestampSub } from './log-time';
+
+/** pmID, numval, valfmt and the offset of the first (inst, value) pair, per value set. */
+export interface LogRecord {
+  /** The whole record: leading length word … trailer. */
+  readonly buf: Uint8Array;
+  readonly view: DataView;
+  readonly timestamp: Timestamp;
+  /** Seconds since the start of the earliest archive, as libpcp's double (log-time.ts). */
+  readonly t: number;
+  /** Number of value sets; 0 for a <mark>. */
+  readonly numpmid: number;
+  /** Byte offset (in buf) of each value set header. */
+  readonly vsetOffsets: Int32Array;
+  /** True for a <mark> synthesised between archives (never on disk). */
+  readonly virtual: boolean;
+}
+
+export const PM_VAL_INSITU = 0;
+export const PM_VAL_DPTR = 1;
+export const PM_VAL_SPTR = 2;
+
+/** Size of the fixed part before the value sets: length word, timestamp, numpmid. */
+export function recordPreamble(version: number): number {
+  return version >= 3 ? 20 : 16;
+}
+
+/** Byte offset in the record of the value block a pointer word `k` designates (§5.3). */
+export function blockOffset(k: number): number {
+  return 4 * k - 8;
+}
+
+/**
+ * Validates a record read from a volume and indexes its value sets. `buf` holds exactly the
+ * `head` bytes of the record (length word and trailer included, already checked equal).
+ * Returns undefined when libpcp's decoder would reject the record.
+ */
+export function decodeLogRecord(buf: Uint8Array, version: number, base: Timestamp): LogRecord | undefined {
+  const head = buf.length;
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const preamble = recordPreamble(version);
+  // The decoder needs at least the fixed part plus the trailer.
+  if (head < preamble + 4) return undefined;
+  const timestamp: Timestamp =
+    version >= 3
+      ? { sec: view.getInt32(8) * 4294967296 + view.getUint32(4), nsec: view.getUint32(12) }
+      : { sec: view.getInt32(4), nsec: view.getInt32(8) * 1000 };
+  const numpmid = view.getInt32(preamble - 4);
+  // libpcp compares with the PDU length (record length + 4 in its buffer layout).
+  const pduLength = head + 4;
+  if (numpmid < 0 || numpmid > pduLength) return undefined;
+  const end = head - 4; // the trailer: value sets and blocks must end exactly here
+  const vsetOffsets = new Int32Array(numpmid);
+  let pos = preamble;
+  let firstBlock = end;
+  let blockBytes = 0;
+  for (let i = 0; i < numpmid; i++) {
+    if (end - pos < 8) return undefined;
+    vsetOffsets[i] = pos;
+    const numval = view.getInt32(pos + 4);
+    if (numval > pduLength) return undefined;
+    if (numval <= 0) {
+      pos += 8;
+      continue;
+    }
+    if (end - pos < 12) return undefined;
+    const valfmt = view.getInt32(pos + 8);
+    if (valfmt !== PM_VAL_INSITU && valfmt !== PM_VAL_DPTR && valfmt !== PM_VAL_SPTR) return undefined;
+    const values = pos + 12;
+    if (valfmt !== PM_VAL_INSITU) {
+      for (let j = 0; j < numval; j++) {
+        const pair = values + 8 * j;
+        if (end - pair < 8) return undefined;
+        const k = view.getInt32(pair + 4);
+        if (k < 0 || k > pduLength) return undefined;
+        const block = blockOffset(k);
+        if (block < firstBlock) firstBlock = block;
+        if (block < 0 || end - block < 4) return undefined;
+        const vlen = view.getUint32(block) & 0xffffff;
+        if (vlen < 4 || vlen > pduLength || vlen > end - block) return undefined;
+        blockBytes += (vlen + 3) & ~3;
+      }
+    }
+    pos = values + 8 * numval;
+  }
+  // Value blocks start right after the value sets and fill the rest exactly (§5.4).
+  if (pos !== firstBlock || pos + blockBytes !== end) return undefined;
+  return { buf, view, timestamp, t: timestampSub(timestamp, base), numpmid, vsetOffsets, virtual: false };
+}
+
+/** A <mark> record synthesised between the archives of a set (archive-format.md §8). */
+export function virtualMark(timestamp: Timestamp, base: Timestamp): LogRecord {
+  const buf = new Uint8Array(0);
+  const t = timestampSub(timestamp, base);
+  return { buf, view: new DataView(buf.buffer), timestamp, t, numpmid: 0, vsetOffsets: new Int32Array(0), virtual: true };
+}
+
+export function vsetPmid(rec: LogRecord, i: number): number {
+  return rec.view.getUint32(rec.vsetOffsets[i]);
+}
+
+export function vsetNumval(rec: LogRecord, i: number): number {
+  return rec.view.getInt32((rec.vsetOffsets[i]) + 4);
+}
+
+/** valfmt of a value set with numval > 0. */
+export function vsetValfmt(rec: LogRecord, i: number): number {
+  return rec.view.getInt32((rec.vsetOffsets[i]) + 8);
+}
+
+/** Offset of the j-th (inst, value) pair of value set i (numval > 0). */
+export function valuePairOffset(rec: LogRecord, i: number, j: number): number {
+  return (rec.vsetOffsets[i]) + 12 + 8 * j;
+}

@@ -1,0 +1,112 @@
+// The replay half of an archive context (archive-format.md §7): mode, origin and delta as
+// pmSetMode sets them, the instance profile, and pmFetch / pmFetchArchive / pmGetArchiveEnd
+// dispatched to FORW/BACK serial reading or to the INTERP engine. ArchiveContext adds the
+// metadata lookups on top; tests drive this directly over fixture archives.
+import { PM_ERR_MODE, PmError } from '../errors';
+import type { PmId, Result, Timestamp } from '../types';
+import { PM_INDOM_NULL } from '../types';
+import { InstanceProfile } from './instance-profile';
+import type { IgnoreMarks } from './interp-bounds';
+import { InterpEngine } from './interp-fetch';
+import { LogCursor, MODE_BACK, MODE_FORW } from './log-cursor';
+import { archiveEndOfSet } from './log-end';
+import { setTime } from './log-seek';
+import { addTimestamp, splitDeltaNs } from './log-time';
+import type { ReplaySet } from './replay-source';
+import { resultForPmids, resultForRecord, serialRead } from './serial-fetch';
+
+export const PM_MODE_INTERP = 1;
+export const PM_MODE_FORW = MODE_FORW;
+export const PM_MODE_BACK = MODE_BACK;
+
+export interface ReplayOptions {
+  /** PCP_COUNTER_WRAP is set (any value). */
+  readonly counterWrap?: boolean;
+  /** PCP_IGNORE_MARK_RECORDS: unset (default), empty, or an interval in seconds. */
+  readonly ignoreMarks?: IgnoreMarks;
+}
+
+export class ReplaySession {
+  readonly cursor: LogCursor;
+  readonly profile = new InstanceProfile();
+  private readonly interp: InterpEngine;
+  private mode = PM_MODE_FORW;
+  /** The current time (c_origin). */
+  private originTs: Timestamp;
+  private deltaSec = 0;
+  private deltaNsec = 0;
+  /** Sign of the INTERP delta: 1, -1, or 0. */
+  private direction = 0;
+
+  constructor(readonly set: ReplaySet, options: ReplayOptions = {}) {
+    this.cursor = new LogCursor(set);
+    this.originTs = this.cursor.base;
+    this.interp = new InterpEngine(this.cursor, {
+      counterWrap: options.counterWrap ?? false,
+      ignoreMarks: options.ignoreMarks ?? { kind: 'none' },
+    });
+  }
+
+  get origin(): Timestamp {
+    return this.originTs;
+  }
+
+  get currentMode(): number {
+    return this.mode;
+  }
+
+  /** pmSetMode for an archive: FORW, BACK or INTERP; `origin` undefined keeps the time. */
+  async setMode(mode: number, origin: Timestamp | undefined, deltaNs: bigint = 0n): Promise<void> {
+    if (mode !== PM_MODE_INTERP && mode !== PM_MODE_FORW && mode !== PM_MODE_BACK) throw new PmError(PM_ERR_MODE);
+    if (origin) this.originTs = origin;
+    this.mode = mode;
+    const d = splitDeltaNs(deltaNs);
+    this.deltaSec = d.sec;
+    this.deltaNsec = d.nsec;
+    this.direction = deltaNs > 0n ? 1 : deltaNs < 0n ? -1 : 0;
+    const dir = mode === PM_MODE_INTERP ? (this.direction > 0 ? MODE_FORW : MODE_BACK) : mode;
+    // libpcp ignores a positioning failure here; the next fetch reports it.
+    await setTime(this.cursor, this.originTs, dir);
+    this.interp.resetBounds(this.originTs);
+  }
+
+  /** pmFetch. Rejects with PmError (PM_ERR_EOL at either end). */
+  async fetch(pmids: readonly PmId[]): Promise<Result> {
+    if (this.mode === PM_MODE_INTERP) {
+      const when = this.originTs;
+      const out = await this.interp.fetch(pmids, when, this.direction, this.profile);
+      if ('result' in out || out.advanced) this.originTs = addTimestamp(when, this.deltaSec, this.deltaNsec);
+      if ('error' in out) throw new PmError(out.error);
+      return out.result;
+    }
+    const dir = this.mode === PM_MODE_BACK ? MODE_BACK : MODE_FORW;
+    const out = await serialRead(this.cursor, dir, this.originTs, pmids);
+    if ('error' in out) throw new PmError(out.error);
+    this.originTs = out.record.timestamp;
+    return resultForPmids(out.record, pmids, this.set.meta, this.profile);
+  }
+
+  /** pmFetchArchive: the next record as stored, <mark>s included; PM_ERR_MODE in INTERP. */
+  async fetchArchive(): Promise<Result> {
+    if (this.mode === PM_MODE_INTERP) throw new PmError(PM_ERR_MODE);
+    const dir = this.mode === PM_MODE_BACK ? MODE_BACK : MODE_FORW;
+    const out = await serialRead(this.cursor, dir, this.originTs, []);
+    if ('error' in out) throw new PmError(out.error);
+    this.originTs = out.record.timestamp;
+    return resultForRecord(out.record, this.set.meta);
+  }
+
+  /** pmGetArchiveEnd. */
+  async archiveEnd(): Promise<Timestamp> {
+    const end = await archiveEndOfSet(this.cursor);
+    if (typeof end === 'number') throw new PmError(end);
+    return end;
+  }
+
+  /** pmAddProfile / pmDelProfile. */
+  changeProfile(op: 'add' | 'delete', indom: number | null, instances?: readonly number[]): void {
+    const id = indom === null ? null : (indom >>> 0 === PM_INDOM_NULL ? PM_INDOM_NULL : (indom >>> 0));
+    if (op === 'add') this.profile.add(id as Parameters<InstanceProfile['add']>[0], instances);
+    else this.profile.delete(id as Parameters<InstanceProfile['delete']>[0], instances);
+  }
+}

@@ -1,0 +1,73 @@
+// Block cache over one data volume: replay reads records one at a time, forwards and
+// backwards, and re-reads the same neighbourhood from fetch to fetch (archive-format.md §7.3),
+// so bytes are fetched from the ByteSource in aligned blocks and kept in a small LRU. A record
+// inside one block is returned as a view (no copy); one spanning blocks is assembled.
+import type { ReplayVolume } from './replay-source';
+
+const BLOCK_SIZE = 1 << 16;
+const MAX_BLOCKS = 64;
+
+export class VolumeBytes {
+  private readonly blocks = new Map<number, Uint8Array>();
+
+  constructor(
+    readonly volume: ReplayVolume,
+    readonly name: string,
+  ) {}
+
+  get size(): number {
+    return this.volume.size;
+  }
+
+  private async block(index: number): Promise<Uint8Array> {
+    const hit = this.blocks.get(index);
+    if (hit) {
+      // Refresh its LRU position.
+      this.blocks.delete(index);
+      this.blocks.set(index, hit);
+      return hit;
+    }
+    const bytes = await this.volume.read(index * BLOCK_SIZE, BLOCK_SIZE);
+    if (this.blocks.size >= MAX_BLOCKS) {
+      const oldest = this.blocks.keys().next().value;
+      if (oldest !== undefined) this.blocks.delete(oldest);
+    }
+    this.blocks.set(index, bytes);
+    return bytes;
+  }
+
+  /** Bytes [offset, offset+length) clipped to the volume: shorter only at its end. */
+  async bytes(offset: number, length: number): Promise<Uint8Array> {
+    const end = Math.min(offset + length, this.size);
+    if (offset < 0 || end <= offset) return new Uint8Array(0);
+    const first = Math.floor(offset / BLOCK_SIZE);
+    const last = Math.floor((end - 1) / BLOCK_SIZE);
+    if (first === last) {
+      const b = await this.block(first);
+      const start = offset - first * BLOCK_SIZE;
+      return b.subarray(start, Math.min(start + (end - offset), b.length));
+    }
+    if (end - offset > BLOCK_SIZE * 4) {
+      // A very large record: read it directly rather than churning the cache.
+      return this.volume.read(offset, end - offset);
+    }
+    const out = new Uint8Array(end - offset);
+    let filled = 0;
+    for (let i = first; i <= last; i++) {
+      const b = await this.block(i);
+      const from = i === first ? offset - first * BLOCK_SIZE : 0;
+      const to = Math.min(b.length, i === last ? end - last * BLOCK_SIZE : BLOCK_SIZE);
+      if (to <= from) break;
+      out.set(b.subarray(from, to), filled);
+      filled += to - from;
+    }
+    return filled === out.length ? out : out.subarray(0, filled);
+  }
+
+  /** A big-endian 32-bit word at `offset`, or undefined if fewer than 4 bytes remain. */
+  async word(offset: number): Promise<number | undefined> {
+    const b = await this.bytes(offset, 4);
+    if (b.length < 4) return undefined;
+    return ((b[0]) << 24) | ((b[1]) << 16) | ((b[2]) << 8) | (b[3]);
+  }
+}
