@@ -4,10 +4,11 @@
 // metric details by name lists, never one call per sample. Every failure leaves as a plain
 // EngineError (engine-error.ts).
 import type { Context } from '../pcp-core/context/context';
-import { PM_ERR_NOCONTEXT, PM_ERR_NYI, PmError } from '../pcp-core/errors';
+import { PM_ERR_NOCONTEXT, PmError } from '../pcp-core/errors';
 import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
 import { groupArchiveFiles, type FileGroups } from './drop-groups';
 import { boundary, toEngineError } from './engine-error';
+import { checkExpression } from './expression-check';
 import type { ExpressionCheck, MetricDetails, PmnsNode, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
 import { fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
@@ -103,7 +104,7 @@ export class EngineApi {
 
   /** Validates a derived-metric expression against a source, for the chart editor. */
   checkExpression(handle: SourceHandle, expr: string): Promise<ExpressionCheck> {
-    return this.run(handle, expr, () => Promise.reject(new PmError(PM_ERR_NYI, 'derived metrics are not available in this build yet', expr)));
+    return this.run(handle, expr, (ctx) => checkExpression(ctx, expr));
   }
 
   /** Queues `body` behind earlier calls on the same source; errors leave as EngineError. */

@@ -166,3 +166,14 @@ describe('EngineApi', () => {
     await expect(api.open({ kind: 'url', url: 'http://x/bad' })).rejects.toEqual({ code: 'PM_ERR_NOTARCHIVE', message: "Operation requires context with archive source of metrics", context: 'bad.meta' });
   });
 });
+
+describe('checkExpression', () => {
+  it('reports libpcp syntax errors with a caret and unknown operands by position', async () => {
+    const api = new EngineApi(() => Promise.resolve({ ctx: fakeContext([load], 10), name: 'fake', endMs: 10_000, intervalMs: 1000, warnings: [] }));
+    const { handle } = await api.open({ kind: 'url', url: 'x' });
+    const bad = await api.checkExpression(handle, 'kernel.all.load +');
+    expect(bad.ok).toBe(false);
+    expect(await api.checkExpression(handle, '2 * kernel.all.load')).toMatchObject({ ok: true });
+    expect(await api.checkExpression(handle, 'kernel.all.load + no.such')).toEqual({ ok: false, message: 'no.such: Unknown metric name', caret: 18 });
+  });
+});

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { dash, useDash, useDashShallow } from '../store';
 import { useZone } from '../time/use-zone';
 import { ChartView } from './chart-view';
+import { TimeAxis } from '../time/time-axis';
 
 export function TabBar() {
   const tabs = useDash((s) => s.tabs);
@@ -36,6 +37,7 @@ export function ChartGrid() {
   const win = { t0Ms: w.positionMs - w.windowMs, t1Ms: w.positionMs, intervalMs: w.intervalMs, anchorMs: w.anchorMs };
   if (!tab) return null;
   return (
+    <>
     <div className="chart-grid" data-testid="chart-grid">
       {tab.chartIds.length === 0 && <div className="empty-tab">No charts in this tab. Pick a metric in the browser, or press “+ Chart”.</div>}
       {tab.chartIds.map((id) => {
@@ -43,5 +45,7 @@ export function ChartGrid() {
         return c ? <ChartView key={id} chart={c} tabId={tab.id} win={win} zone={zone} current={id === current} /> : null;
       })}
     </div>
+    <TimeAxis t0Ms={win.t0Ms} t1Ms={win.t1Ms} zone={zone} />
+    </>
   );
 }

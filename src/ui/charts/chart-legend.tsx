@@ -33,7 +33,7 @@ export function ChartLegend({ chartId, series, positionMs, units }: Props) {
             >
               <span className="swatch" style={{ background: s.color }} />
               <span className="legend-label">{s.label}</span>
-              <span className="legend-value" data-testid="legend-value" title={units}>
+              <span className="legend-value" data-testid="legend-value" data-value={Number.isNaN(v) ? '' : String(v)} title={units}>
                 {Number.isNaN(v) ? 'no value' : formatValue(v)}
               </span>
             </button>

@@ -1,0 +1,99 @@
+// The e2e vocabulary (Excalidraw's API/UI helpers): open the app, drop real files from disk
+// with a real drop event, find charts and legend values, drive the time bar, and ask the
+// oracle (pmval) what libpcp says. Specs read as what a user does.
+import { execFileSync } from 'node:child_process';
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export const QA = '/var/lib/pcp/testsuite/archives';
+export const BAD = '/var/lib/pcp/testsuite/badarchives';
+
+/** Opens the app; `query` e.g. '?empty' (no demo) or '?archive=…'. */
+export async function openApp(page: Page, query = ''): Promise<void> {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`/${query}`);
+  await expect(page.getByTestId('time-bar')).toBeVisible();
+}
+
+/**
+ * Drops files from disk on the drop target: Playwright puts real File objects (read from
+ * disk by the browser) into a detached staging input, and the page dispatches a real
+ * `drop` DragEvent whose DataTransfer holds them. No test hook in the app is involved.
+ */
+export async function dropFiles(page: Page, paths: readonly string[]): Promise<void> {
+  const handle = await page.evaluateHandle(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.multiple = true;
+    input.style.display = 'none';
+    input.id = 'e2e-staging';
+    document.body.appendChild(input);
+    return input;
+  });
+  await handle.asElement()?.setInputFiles([...paths]);
+  await page.evaluate(() => {
+    const input = document.getElementById('e2e-staging') as HTMLInputElement;
+    const dt = new DataTransfer();
+    for (const f of Array.from(input.files ?? [])) dt.items.add(f);
+    const target = document.querySelector('[data-testid="drop-target"]');
+    if (!target) throw new Error('no drop target');
+    target.dispatchEvent(new DragEvent('dragenter', { bubbles: true, cancelable: true, dataTransfer: dt }));
+    target.dispatchEvent(new DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: dt }));
+    target.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: dt }));
+    input.remove();
+  });
+}
+
+export function source(page: Page, label: string): Locator {
+  return page.locator(`[data-testid="source"][data-label="${label}"]`);
+}
+
+export function chart(page: Page, title: string | RegExp): Locator {
+  return page.getByTestId('chart').filter({ has: page.getByTestId('chart-title').filter({ hasText: title }) });
+}
+
+export function legendValue(c: Locator, label: string): Locator {
+  return c.locator(`[data-testid="legend-item"][data-label="${label}"] [data-testid="legend-value"]`);
+}
+
+/** The numeric value a legend shows (full precision), or NaN when it shows none. */
+export async function legendNumber(c: Locator, label: string): Promise<number> {
+  const v = await legendValue(c, label).getAttribute('data-value');
+  return v === null || v === '' ? NaN : Number(v);
+}
+
+/** The time bar's position in epoch ms. */
+export async function position(page: Page): Promise<number> {
+  return Number(await page.getByTestId('time-bar').getAttribute('data-position'));
+}
+
+/** Types a position ("YYYY-MM-DD hh:mm:ss") in the display zone and presses Enter. */
+export async function setPosition(page: Page, text: string): Promise<void> {
+  const f = page.getByTestId('position');
+  await f.click();
+  await f.fill(text);
+  await f.press('Enter');
+}
+
+/** Sets the interval in seconds. */
+export async function setIntervalSec(page: Page, sec: number): Promise<void> {
+  await page.getByLabel('interval unit').selectOption('sec');
+  await page.getByTestId('interval').fill(String(sec));
+}
+
+/**
+ * pmval's value of `metric` (instance `inst`) at `offsetSec` after the archive's start,
+ * with the given interval: pmval starts one interval earlier so a counter has its rate.
+ */
+export function pmvalAt(archive: string, metric: string, offsetSec: number, intervalSec: number, inst?: string): number {
+  const args = ['-z', '-f', '6', '-a', archive, '-S', `+${offsetSec - intervalSec}`, '-t', String(intervalSec), '-s', '2'];
+  if (inst) args.push('-i', inst);
+  args.push(metric);
+  const out = execFileSync('pmval', args, { encoding: 'utf8' });
+  const rows = out.split('\n').filter((l) => /^\d\d:\d\d:\d\d\.\d{3}\s/.test(l));
+  const last = rows[rows.length - 1];
+  if (!last) throw new Error(`pmval printed no samples:\n${out}`);
+  const cells = last.trim().split(/\s+/);
+  const v = cells[cells.length - 1] ?? '';
+  return /^[-+0-9.eE]+$/.test(v) ? Number(v) : NaN;
+}
