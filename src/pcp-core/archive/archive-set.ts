@@ -1,0 +1,116 @@
+// An archive context's archives (archive-format.md §8): each opened in list order (libpcp's
+// initarchive), its metadata merged into one ArchiveMetadata, the archives kept sorted by
+// label start time; two different archives with the same start fail with PM_ERR_LOGOVERLAP,
+// archives from another host with PM_ERR_LOGHOST, conflicting descriptors with
+// PM_ERR_LOGCHANGE*. The set hands out record cursors (record-cursor.ts) and answers
+// pmGetArchiveEnd. Input: resolved files (io/archive-files.ts) and a way to open them.
+import type { ArchiveFiles } from '../io/archive-files';
+import { PM_ERR_LOGOVERLAP, PmError } from '../errors';
+import type { PmId, Timestamp } from '../types';
+import { Archive, type OpenStoredFile } from './archive';
+import { findArchiveEnd } from './archive-end';
+import type { ArchiveLabel } from './label';
+import { ArchiveMetadata } from './metadata';
+import { RecordCursor } from './record-cursor';
+import { compareTimestamps } from './timestamps';
+import type { RecordContext } from './volume-record';
+
+export interface ArchiveSetOptions {
+  /** Reject unknown V3 feature bits, as an ordinary pmNewContext does (default true). */
+  readonly checkFeatures?: boolean;
+}
+
+export class ArchiveSet {
+  private readonly contexts = new Map<string, RecordContext>();
+  private readonly typeOf = (pmid: PmId): number | undefined => this.metadata.desc(pmid)?.type;
+
+  private constructor(
+    /** The archives, sorted by label start time. */
+    readonly archives: readonly Archive[],
+    /** Everything the .meta files say, merged. */
+    readonly metadata: ArchiveMetadata,
+    /** The names the set was opened with, in the order given. */
+    readonly names: readonly string[],
+  ) {}
+
+  /**
+   * Opens the archives `list` names (as io/archive-files.ts resolved them), in list order, as
+   * pmNewContext does. Throws PmError with libpcp's code; nothing stays open on failure.
+   */
+  static async open(list: readonly ArchiveFiles[], open: OpenStoredFile, options: ArchiveSetOptions = {}): Promise<ArchiveSet> {
+    const metadata = new ArchiveMetadata();
+    const sorted: Archive[] = [];
+    try {
+      for (const files of list) {
+        const archive = await Archive.open(files, open, metadata, {
+          checkFeatures: options.checkFeatures,
+          expectHost: sorted[0]?.label.hostname,
+        });
+        // Insert by start time; the same name at the same time is the same archive.
+        let i = 0;
+        let ignore = false;
+        for (; i < sorted.length; i++) {
+          const c = compareTimestamps(archive.start, (sorted[i]).start);
+          if (c < 0) break;
+          if (c === 0) {
+            if (files.name === (sorted[i]).name) {
+              ignore = true;
+              break;
+            }
+            await archive.close();
+            throw new PmError(PM_ERR_LOGOVERLAP, undefined, `${files.name} and ${(sorted[i]).name} start at the same time`);
+          }
+        }
+        if (ignore) await archive.close();
+        else sorted.splice(i, 0, archive);
+      }
+      // libpcp then switches to the earliest archive, which reloads its metadata on top.
+      if (sorted.length > 1) await (sorted[0]).reloadMeta(metadata);
+    } catch (e) {
+      await Promise.allSettled(sorted.map((a) => a.close()));
+      throw e;
+    }
+    return new ArchiveSet(sorted, metadata, list.map((f) => f.name));
+  }
+
+  /** pmGetArchiveLabel: the label of the earliest archive. */
+  get label(): ArchiveLabel {
+    return (this.archives[0]).label;
+  }
+
+  /** Label start of the earliest archive: the origin after opening. */
+  get start(): Timestamp {
+    return this.label.start;
+  }
+
+  /** How to decode records of one volume of archive `archive` (by position in `archives`). */
+  recordContext(archive: number, vol: number): RecordContext {
+    const key = `${archive}:${vol}`;
+    let ctx = this.contexts.get(key);
+    if (!ctx) {
+      const a = this.archives[archive];
+      ctx = { source: a.files.volumes.get(vol) ?? `${a.files.base}.${vol}`, format: a.format, typeOf: this.typeOf, archive, vol };
+      this.contexts.set(key, ctx);
+    }
+    return ctx;
+  }
+
+  /** The end of archive `archive` (its last valid record's time); PM_ERR_LOGREC if none. */
+  archiveEnd(archive: number): Promise<Timestamp> {
+    return findArchiveEnd(this.archives[archive], (vol) => this.recordContext(archive, vol));
+  }
+
+  /** pmGetArchiveEnd: the end of the latest archive. */
+  end(): Promise<Timestamp> {
+    return this.archiveEnd(this.archives.length - 1);
+  }
+
+  /** A new read position, after the label of the earliest archive's first volume. */
+  cursor(): RecordCursor {
+    return new RecordCursor(this);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.archives.map((a) => a.close()));
+  }
+}

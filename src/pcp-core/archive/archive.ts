@@ -1,0 +1,173 @@
+// One archive (archive-format.md §1, §3.3): opened as libpcp's __pmLogOpen opens it — the
+// label of the lowest data volume, then the .index label, then the .meta label, each checked
+// for version, volume, PID and host; then all of .meta (into the set's shared metadata) and
+// all of .index. Data volumes are opened lazily, only their labels are read until records are
+// asked for, so opening a huge archive reads nothing of its data beyond one label.
+import type { ByteSource } from '../io/byte-source';
+import type { ArchiveFiles } from '../io/archive-files';
+import { DecodeError, PM_ERR_LABEL, PM_ERR_LOGHOST, PmError } from '../errors';
+import type { Timestamp } from '../types';
+import { readLabel, type ArchiveLabel } from './label';
+import { PM_LOG_VOL_META, PM_LOG_VOL_TI, logFormat, type LogFormat } from './log-format';
+import { loadMeta, type MetaCounts } from './meta-loader';
+import type { ArchiveMetadata } from './metadata';
+import { TemporalIndex, decodeTemporalIndex } from './temporal-index';
+import { VolumeReader } from './volume-reader';
+
+/** Opens a stored file as uncompressed bytes (the io layer's openStored). */
+export type OpenStoredFile = (path: string) => Promise<ByteSource>;
+
+export interface ArchiveOpenOptions {
+  /** Reject unknown V3 feature bits, as an ordinary pmNewContext does (default true). */
+  readonly checkFeatures?: boolean;
+  /** For a member of a set: the host every archive must name (else PM_ERR_LOGHOST). */
+  readonly expectHost?: string;
+}
+
+export class Archive {
+  /** Volume readers by number; null once a volume failed to open (libpcp skips it). */
+  private readonly volumeCache = new Map<number, Promise<VolumeReader | null>>();
+  /** Cached end (pmGetArchiveEnd) and the size of the last volume it was computed at. */
+  endCache: { readonly physend: number; readonly end: Timestamp } | null = null;
+
+  private constructor(
+    /** The name it was asked for. */
+    readonly name: string,
+    readonly files: ArchiveFiles,
+    /** Label of the lowest data volume: the archive's label. */
+    readonly label: ArchiveLabel,
+    readonly format: LogFormat,
+    readonly index: TemporalIndex,
+    /** Volume numbers present, ascending. */
+    readonly volumeNumbers: readonly number[],
+    readonly metaCounts: MetaCounts,
+    private readonly open: OpenStoredFile,
+    private readonly checkFeatures: boolean,
+    firstVolume: VolumeReader,
+  ) {
+    this.volumeCache.set(firstVolume.vol, Promise.resolve(firstVolume));
+  }
+
+  get minVol(): number {
+    return this.volumeNumbers[0];
+  }
+
+  get maxVol(): number {
+    return this.volumeNumbers[this.volumeNumbers.length - 1];
+  }
+
+  get start(): Timestamp {
+    return this.label.start;
+  }
+
+  /**
+   * Opens the archive whose files are `files`, loading its metadata into `meta` (shared by
+   * the archives of a set). Throws PmError with libpcp's code for each failure.
+   */
+  static async open(files: ArchiveFiles, open: OpenStoredFile, meta: ArchiveMetadata, options: ArchiveOpenOptions = {}): Promise<Archive> {
+    const checkFeatures = options.checkFeatures ?? true;
+    const volumeNumbers = [...files.volumes.keys()].sort((a, b) => a - b);
+    const minVol = volumeNumbers[0];
+    if (minVol === undefined) throw new PmError(PM_ERR_LABEL, undefined, files.base);
+    const opened: ByteSource[] = [];
+    const openFile = async (path: string): Promise<ByteSource> => {
+      const source = await open(path);
+      opened.push(source);
+      return source;
+    };
+    try {
+      return await Archive.openFiles(files, openFile, open, meta, checkFeatures, volumeNumbers, minVol, options);
+    } catch (e) {
+      await Promise.allSettled(opened.map((s) => s.close()));
+      throw e;
+    }
+  }
+
+  private static async openFiles(
+    files: ArchiveFiles,
+    openFile: OpenStoredFile,
+    open: OpenStoredFile,
+    meta: ArchiveMetadata,
+    checkFeatures: boolean,
+    volumeNumbers: number[],
+    minVol: number,
+    options: ArchiveOpenOptions,
+  ): Promise<Archive> {
+    // 1. The lowest volume's label is the archive's label.
+    const firstSource = await openFile(files.volumes.get(minVol) as string);
+    const label = await readLabel(firstSource, { vol: minVol, checkFeatures });
+    const format = logFormat(label.version);
+    const labelOnlySize = format.labelSize;
+    const mismatch = (source: string, detail: string): never => {
+      throw new DecodeError(PM_ERR_LABEL, source, 0, 'label', detail);
+    };
+    // 2. The index label: same version, PID and host.
+    let indexSource: ByteSource | undefined;
+    if (files.index !== undefined) {
+      indexSource = await openFile(files.index);
+      const ti = await readLabel(indexSource, { vol: PM_LOG_VOL_TI, checkFeatures, labelOnlySize });
+      if (ti.version !== label.version) mismatch(indexSource.name, `version ${ti.version} differs from the data volume's ${label.version}`);
+      if (ti.pid !== label.pid || ti.hostname !== label.hostname) mismatch(indexSource.name, `PID or host differs from the data volume's label`);
+    }
+    // 3. The metadata label: same version.
+    const metaSource = await openFile(files.meta);
+    const ml = await readLabel(metaSource, { vol: PM_LOG_VOL_META, checkFeatures, labelOnlySize });
+    if (ml.version !== label.version) mismatch(metaSource.name, `version ${ml.version} differs from the data volume's ${label.version}`);
+    // 4. Every archive of a set is from one host.
+    if (options.expectHost !== undefined && label.hostname !== options.expectHost) {
+      throw new PmError(PM_ERR_LOGHOST, undefined, files.name);
+    }
+    // 5. All of the metadata, then all of the index.
+    const metaBytes = await metaSource.read(0, metaSource.size);
+    const metaCounts = loadMeta(metaBytes, metaSource.name, format, meta);
+    let index = TemporalIndex.EMPTY;
+    if (indexSource) index = decodeTemporalIndex(await indexSource.read(0, indexSource.size), format);
+    // 6. The metadata label names the same PID and host as the data.
+    if (ml.pid !== label.pid || ml.hostname !== label.hostname) mismatch(metaSource.name, `PID or host differs from the data volume's label`);
+    await metaSource.close();
+    if (indexSource) await indexSource.close();
+    return new Archive(files.name, files, label, format, index, volumeNumbers, metaCounts, open, checkFeatures, new VolumeReader(firstSource, minVol, label, format));
+  }
+
+  /** Re-reads this archive's metadata into `meta` (libpcp reloads it on switching archives). */
+  async reloadMeta(meta: ArchiveMetadata): Promise<void> {
+    const source = await this.open(this.files.meta);
+    try {
+      loadMeta(await source.read(0, source.size), source.name, this.format, meta);
+    } finally {
+      await source.close();
+    }
+  }
+
+  /**
+   * The reader of data volume `vol`, opening it and checking its label on first use; null
+   * when the volume is absent or its label is bad (libpcp then skips the volume).
+   */
+  volume(vol: number): Promise<VolumeReader | null> {
+    let v = this.volumeCache.get(vol);
+    if (!v) {
+      const path = this.files.volumes.get(vol);
+      v = path === undefined ? Promise.resolve(null) : this.openVolume(vol, path);
+      this.volumeCache.set(vol, v);
+    }
+    return v;
+  }
+
+  private async openVolume(vol: number, path: string): Promise<VolumeReader | null> {
+    try {
+      const source = await this.open(path);
+      const label = await readLabel(source, { vol, checkFeatures: this.checkFeatures, labelOnlySize: this.format.labelSize });
+      return new VolumeReader(source, vol, label, this.format);
+    } catch (e) {
+      if (e instanceof PmError) return null;
+      throw e;
+    }
+  }
+
+  /** Closes every opened volume. */
+  async close(): Promise<void> {
+    const readers = await Promise.all([...this.volumeCache.values()]);
+    this.volumeCache.clear();
+    await Promise.all(readers.map((r) => (r ? r.source.close() : Promise.resolve())));
+  }
+}
