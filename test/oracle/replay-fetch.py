@@ -10,10 +10,11 @@ stdin: {"archive": "A[,B...]", "metrics": [names] (or "pmids": [ints]),
   origin (microseconds) and a millisecond delta, as pmval does; otherwise pmSetModeHighRes.
 stdout: {"pmids": [...], "out": [per step...]} where a fetch gives a list of
   {"sec", "nsec", "sets": [{"pmid", "numval", "values": [[inst, value]...]}]} or {"error": code};
-  values: ints and strings as JSON strings (exact), floats as repr strings, events as "<event>".
+  values: ints and strings as JSON strings (exact), floats as "f:" + repr, events as "<event>".
 """
 import ctypes
 import json
+import os
 import sys
 
 from pcp import pmapi
@@ -34,7 +35,7 @@ def value_text(valfmt, vlist, vtype):
     atom = pmapi.pmContext.pmExtractValue(valfmt, vlist, vtype, vtype)
     v = atom.dref(vtype)
     if isinstance(v, float):
-        return repr(v)
+        return "f:" + repr(v)
     return str(v)
 
 
@@ -139,6 +140,10 @@ def main():
                 sts = LIBPCP.pmDelProfile(indom, n, lst)
             out.append(sts)
     json.dump({"pmids": pmids, "out": out}, sys.stdout)
+    sys.stdout.flush()
+    # libpcp 6.0.3 can crash in pmDestroyContext after some backward interpolations (heap
+    # damage while freeing its interpolation state); every answer is out by now.
+    os._exit(0)
 
 
 main()
