@@ -8,7 +8,9 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   timeout: 60_000,
-  expect: { timeout: 15_000 },
+  // Screenshots: fixed viewport, no animations, DejaVu fonts (Debian), CSS pixels only.
+  expect: { timeout: 15_000, toHaveScreenshot: { animations: 'disabled', caret: 'hide', scale: 'css', maxDiffPixelRatio: 0.01 } },
+  snapshotPathTemplate: '{testDir}/screenshots/{testFilePath}/{arg}{ext}',
   fullyParallel: false,
   workers: 1,
   forbidOnly: true,
@@ -17,6 +19,10 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${port}`,
     trace: 'retain-on-failure',
+    viewport: { width: 1280, height: 860 },
+    deviceScaleFactor: 1,
+    timezoneId: 'UTC',
+    locale: 'en-US',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [
@@ -27,6 +33,8 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        '--font-render-hinting=none',
+        '--disable-lcd-text',
       ],
     },
   },

@@ -4,12 +4,13 @@
 // metric details by name lists, never one call per sample. Every failure leaves as a plain
 // EngineError (engine-error.ts).
 import type { Context } from '../pcp-core/context/context';
-import { PM_ERR_NOCONTEXT, PmError } from '../pcp-core/errors';
+import { PM_ERR_MODE, PM_ERR_NOCONTEXT, PmError } from '../pcp-core/errors';
 import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
 import { groupArchiveFiles, type FileGroups } from './drop-groups';
 import { boundary, toEngineError } from './engine-error';
 import { checkExpression } from './expression-check';
 import type { ExpressionCheck, MetricDetails, PmnsNode, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
+import { LiveWatch, type LiveListener, type LiveWatchSpec } from './live-watch';
 import { fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
 import { formatUnits } from './units-text';
@@ -25,6 +26,8 @@ export type SourceOpener = (spec: SourceSpec, progress: ProgressFn) => Promise<O
 export class EngineApi {
   private readonly sources = new Map<SourceHandle, Entry>();
   private nextHandle = 1;
+  private readonly watches = new Map<number, { handle: SourceHandle; watch: LiveWatch }>();
+  private nextWatch = 1;
 
   /** `opener` is replaceable so unit tests can open in-memory contexts. */
   constructor(private readonly opener: SourceOpener = openSource) {}
@@ -70,6 +73,11 @@ export class EngineApi {
       const entry = this.sources.get(handle);
       if (!entry) return;
       this.sources.delete(handle);
+      for (const [id, w] of this.watches) {
+        if (w.handle !== handle) continue;
+        w.watch.stop();
+        this.watches.delete(id);
+      }
       await entry.queue.catch(() => undefined);
       await entry.opened.ctx.close();
     });
@@ -100,6 +108,29 @@ export class EngineApi {
   /** A whole window of series for one chart (see series-fetch.ts for the semantics). */
   fetchSeries(req: SeriesRequest): Promise<SeriesBlock> {
     return this.run(req.handle, 'series', (ctx) => fetchSeries(ctx, req));
+  }
+
+  /**
+   * Streams a chart's metrics from a live source every interval to `listener` until
+   * unwatch(id). Archive sources are refused: they are read by fetchSeries windows.
+   */
+  watchLive(handle: SourceHandle, spec: LiveWatchSpec, listener: LiveListener): Promise<number> {
+    return boundary('live', () => {
+      const entry = this.sources.get(handle);
+      if (!entry) return Promise.reject(new PmError(PM_ERR_NOCONTEXT, undefined, `source ${handle}`));
+      if (entry.opened.ctx.source.kind !== 'live') return Promise.reject(new PmError(PM_ERR_MODE, 'not a live source', entry.opened.name));
+      const id = this.nextWatch++;
+      const watch = new LiveWatch(entry.opened.ctx, spec, listener, (body) => this.run(handle, 'live fetch', () => body()));
+      this.watches.set(id, { handle, watch });
+      watch.start();
+      return Promise.resolve(id);
+    });
+  }
+
+  unwatchLive(id: number): Promise<void> {
+    this.watches.get(id)?.watch.stop();
+    this.watches.delete(id);
+    return Promise.resolve();
   }
 
   /** Validates a derived-metric expression against a source, for the chart editor. */

@@ -1,0 +1,55 @@
+// Archives dropped on the page: a multi-volume xz-compressed QA archive gives the Overview
+// charts; their values equal pmval's (libpcp) at the same time and interval; a corrupt archive
+// shows its error while the good one keeps working.
+import { expect, test } from '@playwright/test';
+import { BAD, chart, dropFiles, legendNumber, openApp, pmvalAt, QA, setIntervalSec, setPosition, source } from './dash';
+
+const ARCH = `${QA}/20180416.10.00`;
+const ARCH_FILES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${ARCH}.${s}`);
+
+test.describe('dropped archives', () => {
+  test('a dropped multi-volume compressed archive opens with charts full of data', async ({ page }) => {
+    await openApp(page, '?empty');
+    await dropFiles(page, ARCH_FILES);
+    await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    await expect(page.getByTestId('headline-host')).toHaveText('brolley-t530');
+    const cpu = chart(page, 'CPU Utilization [brolley-t530]');
+    await expect(cpu).toBeVisible();
+    // Data at once (pmchart opens empty, §1d D9): the legend shows values at the position.
+    await expect.poll(() => legendNumber(cpu, 'Idle'), { timeout: 30_000 }).toBeGreaterThanOrEqual(0);
+    await expect(page.getByTestId('chart')).toHaveCount(5);
+  });
+
+  test('legend values equal pmval at the same time and interval', async ({ page }) => {
+    await openApp(page, '?empty');
+    await dropFiles(page, ARCH_FILES);
+    await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    await setIntervalSec(page, 10);
+    // 600 s after the label start (14:01:25.325 EDT, the archive's zone).
+    await setPosition(page, '2018-04-16 14:11:25.325');
+    const iops = chart(page, /IOPS over all Disks/);
+    const load = chart(page, /Average Load/);
+    const reads = pmvalAt(ARCH, 'disk.all.read', 600, 10);
+    const writes = pmvalAt(ARCH, 'disk.all.write', 600, 10);
+    const load1 = pmvalAt(ARCH, 'kernel.all.load', 600, 10, '1 minute');
+    expect(Number.isFinite(reads) && Number.isFinite(load1)).toBe(true);
+    await expect.poll(() => legendNumber(iops, 'Reads'), { timeout: 30_000 }).toBeCloseTo(reads, 4);
+    expect(await legendNumber(iops, 'Writes')).toBeCloseTo(writes, 4);
+    await expect.poll(() => legendNumber(load, '1 min')).toBeCloseTo(load1, 4);
+  });
+
+  test('a corrupt archive shows its error while another archive keeps working', async ({ page }) => {
+    await openApp(page, '?empty');
+    await dropFiles(page, [...ARCH_FILES, ...['meta', 'index', '0'].map((s) => `${BAD}/badlabel-1.${s}`)]);
+    const bad = source(page, 'badlabel-1');
+    await expect(bad).toHaveAttribute('data-status', 'failed', { timeout: 60_000 });
+    await expect(bad.getByTestId('source-error')).toContainText('badlabel-1');
+    await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready');
+    const cpu = chart(page, /CPU Utilization/);
+    await expect.poll(() => legendNumber(cpu, 'Idle'), { timeout: 30_000 }).toBeGreaterThanOrEqual(0);
+    // A stray file in the drop is reported by name, not silently ignored.
+    await dropFiles(page, [`${BAD}/README`]);
+    await expect(source(page, 'README')).toHaveAttribute('data-status', 'failed');
+    expect(await legendNumber(cpu, 'Idle')).toBeGreaterThanOrEqual(0);
+  });
+});
