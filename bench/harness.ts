@@ -59,9 +59,21 @@ export function runBenchmark(b: Benchmark): BenchResult {
   return { name: b.name, work: b.work, nativeMs, pmdashMs, ratio: pmdashMs / nativeMs };
 }
 
-export function formatResults(results: readonly BenchResult[]): string {
+/**
+ * A benchmark measured inside the browser (bench/browser-bench.ts): the native side is absent
+ * where PCP has no equivalent tool (or it is not installed), and then so is the ratio.
+ */
+export interface MeasuredResult {
+  readonly name: string;
+  readonly work: string;
+  readonly nativeMs: number | undefined;
+  readonly pmdashMs: number;
+  readonly ratio: number | undefined;
+}
+
+export function formatResults(results: readonly (BenchResult | MeasuredResult)[]): string {
   const header = ['benchmark', 'native ms', 'pmdash ms', 'pmdash/native'];
-  const rows = results.map((r) => [r.name, r.nativeMs.toFixed(1), r.pmdashMs.toFixed(1), `${r.ratio.toFixed(2)}x`]);
+  const rows = results.map((r) => [r.name, r.nativeMs === undefined ? 'n/a' : r.nativeMs.toFixed(1), r.pmdashMs.toFixed(1), r.ratio === undefined ? 'n/a' : `${r.ratio.toFixed(2)}x`]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
   return [line(header), ...rows.map(line), '', ...results.map((r) => `${r.name}: ${r.work}`)].join('\n');

@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark (or those whose name contains an argument) and prints
 // pmdash's time as a ratio of the native PCP tool's, measured in this same run.
-import { formatResults, runBenchmark, type Benchmark } from './harness';
+import { formatResults, runBenchmark, type Benchmark, type BenchResult, type MeasuredResult } from './harness';
+import { runBrowserBenchmarks } from './browser-bench';
 
 const pmdash = (...args: string[]) => ({ cmd: process.execPath, args: ['bin/pmdash.js', ...args] });
 
@@ -16,8 +17,10 @@ const benchmarks: Benchmark[] = [
 
 const filters = process.argv.slice(2);
 const selected = benchmarks.filter((b) => filters.length === 0 || filters.some((f) => b.name.includes(f)));
-const results = selected.map((b) => {
+const results: (BenchResult | MeasuredResult)[] = selected.map((b) => {
   process.stderr.write(`bench: ${b.name}…\n`);
   return runBenchmark(b);
 });
+// Chromium-driven UI benchmarks (drop → first chart, frame times while playing).
+results.push(...(await runBrowserBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 process.stdout.write(formatResults(results) + '\n');

@@ -1,0 +1,225 @@
+// Chromium-driven UI benchmarks: the built app served by `pmdash serve`, driven by Playwright
+// with Debian's chromium. Times are taken inside the page (performance.now) so they measure
+// the app, not the driver:
+//   - drop → first chart: a real drop of a ≥ 200 MB uncompressed multi-volume archive (made at
+//     bench time from the QA archive 20180416.10.00 into a temporary directory) until the
+//     first chart's legend shows a value; native: `pmchart -o` exporting the Overview view of
+//     the same archive under Xvfb, when pmchart and xvfb-run are installed;
+//   - frame times while playing 16 charts × 8 series (no native equivalent: pmchart cannot
+//     be timed per frame).
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MeasuredResult } from './harness';
+
+const QA_ARCHIVE = '/var/lib/pcp/testsuite/archives/20180416.10.00';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] ?? NaN) : ((s[mid - 1] ?? NaN) + (s[mid] ?? NaN)) / 2;
+}
+
+function percentile(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN;
+}
+
+/** Starts `pmdash serve` on a free port; resolves with its URL and process. */
+async function startServer(): Promise<{ url: string; proc: ChildProcess }> {
+  const proc = spawn(process.execPath, ['bin/pmdash.js', 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`pmdash serve did not start: ${out}`)), 20_000);
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /Open (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    proc.once('exit', (code) => reject(new Error(`pmdash serve exited ${code}: ${out}`)));
+  });
+  return { url, proc };
+}
+
+/** The QA archive with every volume decompressed: about 420 MB in a fresh temporary directory. */
+function bigArchive(dir: string): string[] {
+  const base = join(dir, '20180416.10.00');
+  copyFileSync(`${QA_ARCHIVE}.index`, `${base}.index`);
+  const files = [`${base}.index`];
+  for (const part of ['meta', '0', '1', '2', '3']) {
+    const out = openSync(`${base}.${part}`, 'w');
+    const r = spawnSync('xz', ['-dc', `${QA_ARCHIVE}.${part}.xz`], { stdio: ['ignore', out, 'pipe'], maxBuffer: 1 << 20 });
+    closeSync(out);
+    if (r.status !== 0) throw new Error(`xz -dc ${QA_ARCHIVE}.${part}.xz: ${r.stderr.toString()}`);
+    files.push(`${base}.${part}`);
+  }
+  const total = files.reduce((n, f) => n + statSync(f).size, 0);
+  if (total < 200 * 1024 * 1024) throw new Error(`benchmark archive is only ${total} bytes`);
+  return files;
+}
+
+/** Stages files in a detached input, then times a real drop until the first legend value. */
+async function timeDrop(page: Page, files: readonly string[]): Promise<number> {
+  const input = await page.evaluateHandle(() => {
+    const el = document.createElement('input');
+    el.type = 'file';
+    el.multiple = true;
+    el.id = 'bench-staging';
+    el.style.display = 'none';
+    document.body.appendChild(el);
+    return el;
+  });
+  await input.asElement()?.setInputFiles([...files]);
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const el = document.getElementById('bench-staging') as HTMLInputElement;
+        const dt = new DataTransfer();
+        for (const f of Array.from(el.files ?? [])) dt.items.add(f);
+        const target = document.querySelector('[data-testid="drop-target"]');
+        if (!target) return reject(new Error('no drop target'));
+        const t0 = performance.now();
+        target.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: dt }));
+        const poll = (): void => {
+          const v = document.querySelector('[data-testid="chart"] [data-testid="legend-value"][data-value]:not([data-value=""])');
+          if (v) {
+            // One more frame so the canvas has painted.
+            requestAnimationFrame(() => resolve(performance.now() - t0));
+            return;
+          }
+          const err = document.querySelector('[data-testid="source-error"]');
+          if (err) return reject(new Error(err.textContent ?? 'open failed'));
+          if (performance.now() - t0 > 300_000) return reject(new Error('no chart after 300 s'));
+          requestAnimationFrame(poll);
+        };
+        poll();
+      }),
+  );
+}
+
+/** pmchart -o exporting the Overview view of `archive` under Xvfb; undefined when unavailable. */
+function nativeExportMs(archive: string, dir: string): number | undefined {
+  const have = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+  if (!have('pmchart') || !have('xvfb-run')) return undefined;
+  const out = join(dir, 'overview.png');
+  const run = (): number => {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync('xvfb-run', ['-a', 'pmchart', '-a', archive, '-c', 'Overview', '-o', out, '-g', '1100x950'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (r.status !== 0) throw new Error(`pmchart -o: ${r.stderr.toString().slice(0, 400)}`);
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  run();
+  return median([run(), run(), run()]);
+}
+
+async function dropToFirstChart(browser: Browser, url: string): Promise<MeasuredResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-'));
+  try {
+    const files = bigArchive(dir);
+    const sizeMb = files.reduce((n, f) => n + statSync(f).size, 0) / 1048576;
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+      await page.goto(`${url}?empty`);
+      await page.getByTestId('time-bar').waitFor();
+      times.push(await timeDrop(page, files));
+      await page.close();
+    }
+    const pmdashMs = median(times);
+    const nativeMs = nativeExportMs(join(dir, '20180416.10.00'), dir);
+    return {
+      name: 'ui: drop → first chart',
+      work: `drop a ${sizeMb.toFixed(0)} MB 4-volume archive, until the first chart shows values (native: pmchart -o of the Overview view under Xvfb)`,
+      pmdashMs,
+      nativeMs,
+      ratio: nativeMs === undefined ? undefined : pmdashMs / nativeMs,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Builds 16 charts of kernel.percpu.cpu.{user,sys} (8 series each) through the metric browser. */
+async function sixteenCharts(page: Page): Promise<void> {
+  const row = (path: string) => page.locator(`[data-testid="pmns-row"][data-path="${path}"]`);
+  for (let i = 0; i < 16; i++) {
+    await page.getByTestId('metric-search').fill('kernel.percpu.cpu.user');
+    await row('kernel.percpu.cpu.user').click();
+    await page.getByTestId('add-new-chart').click();
+    await page.getByTestId('metric-search').fill('kernel.percpu.cpu.sys');
+    await row('kernel.percpu.cpu.sys').click();
+    await page.getByTestId('add-to-chart').click();
+  }
+}
+
+async function playFrames(browser: Browser, url: string): Promise<MeasuredResult> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  // The QA archive has 4 CPUs: user + sys per CPU make 8 series per chart.
+  await page.goto(`${url}?empty`);
+  await page.getByTestId('time-bar').waitFor();
+  await timeDrop(page, ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${QA_ARCHIVE}.${s}`));
+  // Only the 16 benchmark charts: close the Overview.
+  while ((await page.getByTestId('close-chart').count()) > 0) await page.getByTestId('close-chart').first().click();
+  await sixteenCharts(page);
+  await page.locator('[data-testid="legend-value"][data-value]:not([data-value=""])').first().waitFor({ timeout: 120_000 });
+  const series = await page.getByTestId('legend-item').count();
+  // From the start of the archive, play at one step per frame (Fast).
+  await page.locator('body').press('Home');
+  const frames = await page.evaluate(
+    () =>
+      new Promise<number[]>((resolve) => {
+        const deltas: number[] = [];
+        let last = performance.now();
+        const end = last + 5000;
+        (document.querySelector('[data-testid="vcr-fast-forward"]') as HTMLButtonElement).click();
+        const tick = (now: number): void => {
+          deltas.push(now - last);
+          last = now;
+          if (now < end) requestAnimationFrame(tick);
+          else {
+            (document.querySelector('[data-testid="vcr-stop"]') as HTMLButtonElement).click();
+            resolve(deltas);
+          }
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+  await page.close();
+  const med = median(frames);
+  return {
+    name: 'ui: play 16 charts × 8 series',
+    work: `median frame time while playing (${series} series in 16 charts, one step per frame); p95 ${percentile(frames, 0.95).toFixed(1)} ms over ${frames.length} frames; no native equivalent`,
+    pmdashMs: med,
+    nativeMs: undefined,
+    ratio: undefined,
+  };
+}
+
+/** Runs the browser benchmarks whose names pass `wanted`. */
+export async function runBrowserBenchmarks(wanted: (name: string) => boolean): Promise<MeasuredResult[]> {
+  const names = ['ui: drop → first chart', 'ui: play 16 charts × 8 series'];
+  if (!names.some(wanted)) return [];
+  const { url, proc } = await startServer();
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const out: MeasuredResult[] = [];
+    if (wanted(names[0] ?? '')) {
+      process.stderr.write(`bench: ${names[0]}…\n`);
+      out.push(await dropToFirstChart(browser, url));
+    }
+    if (wanted(names[1] ?? '')) {
+      process.stderr.write(`bench: ${names[1]}…\n`);
+      out.push(await playFrames(browser, url));
+    }
+    return out;
+  } finally {
+    await browser.close();
+    proc.kill('SIGTERM');
+  }
+}
