@@ -5,6 +5,8 @@ import type { OptionSpec } from './args';
 export interface CommandIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** Resolves when stdout can take more (backpressure for long outputs); absent in tests. */
+  readonly drain?: () => Promise<void>;
 }
 
 export interface Command {

@@ -4,9 +4,13 @@ import { formatOptions, UsageError } from './args';
 import type { Command, CommandIo } from './command';
 import { version } from '../../package.json';
 import { serveCommand } from './serve';
+import { infoCommand } from './info';
+import { metricsCommand } from './metrics';
+import { dumpCommand } from './dump';
+import { valuesCommand } from './values';
 
 /** Subcommands, in the order `--help` lists them. */
-const commands: readonly Command[] = [serveCommand];
+const commands: readonly Command[] = [serveCommand, infoCommand, metricsCommand, dumpCommand, valuesCommand];
 
 function usage(): string {
   const width = Math.max(0, ...commands.map((c) => c.name.length));

@@ -1,5 +1,6 @@
 // Process glue for the CLI bundle: real stdout/stderr, and a last-resort report for an error
 // nothing else handled (one line naming it, never a silent exit).
+import { once } from 'node:events';
 import { main } from './main';
 import { isPmError } from '../pcp-core/errors';
 
@@ -7,7 +8,16 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const io = {
     stdout: (text: string): void => void process.stdout.write(text),
     stderr: (text: string): void => void process.stderr.write(text),
+    drain: async (): Promise<void> => {
+      if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain');
+    },
   };
+  // A reader that goes away (`pmdash dump | head`) ends the output quietly, as for C tools.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    process.stderr.write(`pmdash: stdout: ${e.message}\n`);
+    process.exit(1);
+  });
   try {
     return await main(argv, io);
   } catch (e) {

@@ -8,7 +8,7 @@ import { PM_ERR_EOL, PmError } from '../errors';
 import { PM_MODE_FORW } from '../context/context';
 import type { Timestamp } from '../types';
 import type { ArchiveSet } from './archive-set';
-import type { RecordCursor } from './record-cursor';
+import type { RecordCursor, RecordStamp } from './record-cursor';
 import { timestampSub } from './timestamps';
 import type { ArchiveRecord } from './volume-record';
 
@@ -24,12 +24,21 @@ export class ArchiveFetcher {
 
   /** The next record; throws PmError (PM_ERR_EOL after the last one, or what failed). */
   async next(): Promise<ArchiveRecord> {
+    return (await this.advance(true)) as ArchiveRecord;
+  }
+
+  /** As `next`, without decoding values (counting, skimming). */
+  nextStamp(): Promise<RecordStamp> {
+    return this.advance(false);
+  }
+
+  private async advance(values: boolean): Promise<ArchiveRecord | RecordStamp> {
     if (!this.positioned) {
       await this.cursor.seek(this.origin, PM_MODE_FORW);
       this.positioned = true;
     }
     for (;;) {
-      const rec = await this.cursor.read(PM_MODE_FORW);
+      const rec = values ? await this.cursor.read(PM_MODE_FORW) : await this.cursor.readStamp(PM_MODE_FORW);
       if (timestampSub(rec.timestamp, this.origin) < 0) continue;
       this.origin = rec.timestamp;
       return rec;
@@ -40,7 +49,7 @@ export class ArchiveFetcher {
    * Calls `each` for every record until the end. Resolves with null at PM_ERR_EOL, or with
    * the PmError that stopped the reading (after every record before it was delivered).
    */
-  async forEach(each: (rec: ArchiveRecord) => void): Promise<PmError | null> {
+  async forEach(each: (rec: ArchiveRecord) => void | Promise<void>): Promise<PmError | null> {
     for (;;) {
       let rec: ArchiveRecord;
       try {
@@ -49,7 +58,7 @@ export class ArchiveFetcher {
         if (e instanceof PmError) return e.code === PM_ERR_EOL ? null : e;
         throw e;
       }
-      each(rec);
+      await each(rec);
     }
   }
 }

@@ -8,6 +8,7 @@ import {
   PM_ERR_LOGCHANGESEM,
   PM_ERR_LOGCHANGETYPE,
   PM_ERR_LOGCHANGEUNITS,
+  PM_ERR_NOTHOST,
   PM_ERR_TEXT,
   PmError,
 } from '../errors';
@@ -147,16 +148,25 @@ export class ArchiveMetadata {
     return this.indoms.get(indom)?.maxInstances() ?? 0;
   }
 
+  /** One text entry: the text, or libpcp's error (PM_ERR_NOTHOST: no text of that type). */
+  private lookupText(type: number, ident: number): string | number {
+    const m = this.texts.get(type);
+    if (!m) return PM_ERR_NOTHOST;
+    return m.get(ident >>> 0) ?? PM_ERR_TEXT;
+  }
+
   /**
-   * pmLookupText / pmLookupInDomText. Throws PM_ERR_TEXT when there is none. (libpcp answers
-   * PM_ERR_NOTHOST when the archive has no text of that type at all; both mean "no text".)
+   * pmLookupText / pmLookupInDomText. Help text that is missing or empty falls back to the
+   * one-line text, as libpcp does. Throws PM_ERR_TEXT when there is none, or PM_ERR_NOTHOST
+   * when the archive has no text of that kind at all (libpcp's "back-compat" code).
    */
   text(target: { readonly pmid: PmId } | { readonly indom: InDom }, kind: TextKind): string {
-    const type = ('pmid' in target ? PM_TEXT_PMID : PM_TEXT_INDOM) | (kind === 'oneline' ? PM_TEXT_ONELINE : PM_TEXT_HELP);
+    const base = 'pmid' in target ? PM_TEXT_PMID : PM_TEXT_INDOM;
     const ident = 'pmid' in target ? target.pmid : target.indom;
-    const text = this.texts.get(type)?.get(ident >>> 0);
-    if (text === undefined) throw new PmError(PM_ERR_TEXT);
-    return text;
+    let found = this.lookupText(base | (kind === 'oneline' ? PM_TEXT_ONELINE : PM_TEXT_HELP), ident);
+    if (kind === 'help' && (typeof found === 'number' || found === '')) found = this.lookupText(base | PM_TEXT_ONELINE, ident);
+    if (typeof found === 'number') throw new PmError(found);
+    return found;
   }
 
   /** Number of help text entries. */

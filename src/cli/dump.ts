@@ -1,0 +1,127 @@
+// `pmdash dump -a ARCHIVE [--json]`: every record of an archive (set) in the order libpcp's
+// pmFetchArchive returns them, like `pmdumplog -a`'s record listing. Text output names
+// metrics and instances (instance names as of each record's time) with UTC times; --json
+// writes one object per record (format in dump-json.ts). A damaged archive: every record
+// before the damage is delivered, then one line names the file, offset and reason, and the
+// exit status is 1.
+import { optFlag, parseArgs, type OptionSpec } from './args';
+import type { Command } from './command';
+import { archiveOption, archiveSpec, BufferedOut, describeError, openForCommand } from './archive-cli';
+import { DumpJsonFormatter } from './dump-json';
+import { ArchiveFetcher } from '../pcp-core/archive/fetch-archive';
+import type { ArchiveSet } from '../pcp-core/archive/archive-set';
+import type { ArchiveRecord } from '../pcp-core/archive/volume-record';
+import { formatIsoUtc } from '../pcp-core/archive/timestamps';
+import { pmErrStr } from '../pcp-core/errors';
+import {
+  PM_INDOM_NULL,
+  PM_TYPE_AGGREGATE,
+  PM_TYPE_AGGREGATE_STATIC,
+  formatPmId,
+  type AtomValue,
+  type InstanceList,
+  type PmId,
+} from '../pcp-core/types';
+
+const options: readonly OptionSpec[] = [archiveOption, { long: 'json', help: 'one JSON object per record (see dump-json.ts)' }];
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** pmdumplog-style text: a header line per record, one line per value. */
+class TextFormatter {
+  private readonly names = new Map<PmId, string>();
+  private readonly instNames = new WeakMap<InstanceList, Map<number, string>>();
+
+  constructor(private readonly set: ArchiveSet) {}
+
+  private metricName(pmid: PmId): string {
+    let n = this.names.get(pmid);
+    if (n === undefined) {
+      const all = this.set.metadata.pmns.nameAll(pmid);
+      n = `${formatPmId(pmid)} (${all.length > 0 ? all[0] : '<noname>'})`;
+      this.names.set(pmid, n);
+    }
+    return n;
+  }
+
+  private instName(list: InstanceList | undefined, inst: number): string {
+    if (!list) return '???';
+    let m = this.instNames.get(list);
+    if (!m) {
+      m = new Map(Array.from(list.instances, (id, i) => [id, list.names[i]]));
+      this.instNames.set(list, m);
+    }
+    const name = m.get(inst);
+    return name === undefined ? '???' : JSON.stringify(name);
+  }
+
+  private value(type: number, v: AtomValue): string {
+    if (typeof v === 'string') return JSON.stringify(v);
+    if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+    if (v instanceof Uint8Array) return type === PM_TYPE_AGGREGATE || type === PM_TYPE_AGGREGATE_STATIC ? `[${hex(v)}]` : `[raw ${hex(v)}]`;
+    return `[${v.records.length} event record${v.records.length === 1 ? '' : 's'}]`;
+  }
+
+  format(rec: ArchiveRecord): string {
+    const time = formatIsoUtc(rec.timestamp);
+    if (rec.mark) return `${time} <mark>\n`;
+    const lines = [`${time} ${rec.sets.length} metric${rec.sets.length === 1 ? '' : 's'}`];
+    for (const vs of rec.sets) {
+      const name = this.metricName(vs.pmid);
+      if (vs.numval < 0) {
+        lines.push(`    ${name}: Error: ${pmErrStr(vs.numval)}`);
+        continue;
+      }
+      if (vs.numval === 0) {
+        lines.push(`    ${name}: No values returned!`);
+        continue;
+      }
+      const desc = this.set.metadata.desc(vs.pmid);
+      const type = desc?.type ?? -99;
+      const singular = !desc || desc.indom === PM_INDOM_NULL;
+      const list = singular ? undefined : this.set.metadata.indomAt(desc.indom, rec.timestamp);
+      for (let j = 0; j < vs.numval; j++) {
+        const inst = vs.inst[j];
+        const where = singular && inst === -1 ? '' : `inst [${inst} or ${this.instName(list, inst)}] `;
+        lines.push(`    ${name}: ${where}value ${this.value(type, vs.values[j])}`);
+      }
+    }
+    return lines.join('\n') + '\n';
+  }
+}
+
+export const dumpCommand: Command = {
+  name: 'dump',
+  summary: 'print every record of an archive in order (like pmdumplog -a)',
+  usage: '-a ARCHIVE [--json]',
+  options,
+  async run(argv, io) {
+    const args = parseArgs(argv, options);
+    const spec = archiveSpec(args);
+    const set = await openForCommand('dump', spec, io);
+    if (!set) return 1;
+    try {
+      const out = new BufferedOut(io);
+      const json = optFlag(args, 'json');
+      const format = json ? new DumpJsonFormatter((p) => set.metadata.desc(p)?.type) : new TextFormatter(set);
+      if (!json) {
+        const l = set.label;
+        await out.write(
+          `Archive "${spec}": format version ${l.version}, host ${l.hostname}, timezone ${l.timezone}${l.zoneinfo ? ` (${l.zoneinfo})` : ''}\n` +
+            `Start ${formatIsoUtc(l.start)}, ${set.archives.length} archive${set.archives.length === 1 ? '' : 's'}\n\n`,
+        );
+      }
+      const failure = await new ArchiveFetcher(set).forEach((rec) => out.write(format.format(rec)));
+      await out.flush();
+      if (failure) {
+        io.stderr(`pmdash dump: ${describeError(failure)}\n`);
+        return 1;
+      }
+      return 0;
+    } finally {
+      await set.close();
+    }
+  },
+};

@@ -1,0 +1,223 @@
+// `pmdash metrics -a ARCHIVE [-d] [-T] [-l] [PREFIX...] [--json]`: the metrics of an archive,
+// like `pminfo -a ARCHIVE`: names in pmTraversePMNS order below each PREFIX (the whole PMNS
+// by default); -d adds descriptors in exactly pminfo's text format, -T help text, -l merged
+// label sets (context, domain, indom, cluster, item; then per instance) as of the archive's
+// start. An unknown PREFIX is reported on stderr as pminfo does and makes the status 1.
+import { optFlag, parseArgs, type OptionSpec } from './args';
+import type { Command } from './command';
+import { archiveOption, archiveSpec, BufferedOut, openForCommand } from './archive-cli';
+import type { ArchiveSet } from '../pcp-core/archive/archive-set';
+import type { StoredLabelSet } from '../pcp-core/archive/meta-records';
+import { PM_LABEL_CLUSTER, PM_LABEL_CONTEXT, PM_LABEL_DOMAIN, PM_LABEL_INDOM, PM_LABEL_INSTANCES, PM_LABEL_ITEM } from '../pcp-core/context/context';
+import { PM_ERR_PMID_LOG, PmError, pmErrStr } from '../pcp-core/errors';
+import { formatUnits } from '../pcp-core/units';
+import {
+  PM_INDOM_NULL,
+  PM_TYPE_32,
+  PM_TYPE_64,
+  PM_TYPE_AGGREGATE,
+  PM_TYPE_AGGREGATE_STATIC,
+  PM_TYPE_DOUBLE,
+  PM_TYPE_EVENT,
+  PM_TYPE_FLOAT,
+  PM_TYPE_HIGHRES_EVENT,
+  PM_TYPE_NOSUPPORT,
+  PM_TYPE_STRING,
+  PM_TYPE_U32,
+  PM_TYPE_U64,
+  formatInDom,
+  formatPmId,
+  formatSem,
+  formatType,
+  pmid as makePmId,
+  pmidCluster,
+  pmidDomain,
+  type Desc,
+  type PmId,
+} from '../pcp-core/types';
+
+const options: readonly OptionSpec[] = [
+  archiveOption,
+  { short: 'd', long: 'desc', key: 'desc', help: 'show each metric\'s descriptor (pminfo -d)' },
+  { short: 'T', long: 'help-text', key: 'help', help: 'show each metric\'s help text (pminfo -T)' },
+  { short: 'l', long: 'labels', key: 'labels', help: 'show each metric\'s labels (pminfo -l)' },
+  { long: 'json', help: 'print one JSON object' },
+];
+
+/** pminfo's names for data types (mytypestr). */
+const TYPE_NAMES: ReadonlyMap<number, string> = new Map([
+  [PM_TYPE_32, '32-bit int'],
+  [PM_TYPE_U32, '32-bit unsigned int'],
+  [PM_TYPE_64, '64-bit int'],
+  [PM_TYPE_U64, '64-bit unsigned int'],
+  [PM_TYPE_FLOAT, 'float'],
+  [PM_TYPE_DOUBLE, 'double'],
+  [PM_TYPE_STRING, 'string'],
+  [PM_TYPE_AGGREGATE, 'aggregate'],
+  [PM_TYPE_AGGREGATE_STATIC, 'static aggregate'],
+  [PM_TYPE_EVENT, 'event record array'],
+  [PM_TYPE_HIGHRES_EVENT, 'highres event record array'],
+  [PM_TYPE_NOSUPPORT, 'Not Supported'],
+]);
+
+/** pminfo -d's two lines for a descriptor (mydesc). */
+export function formatDescLines(d: Desc): string {
+  const type = TYPE_NAMES.get(d.type) ?? '???';
+  const sem = formatSem(d.sem);
+  const units = formatUnits(d.units);
+  return (
+    `    Data Type: ${type}${type === '???' ? ` (${d.type})` : ''}  InDom: ${formatInDom(d.indom)} 0x${(d.indom >>> 0).toString(16)}\n` +
+    `    Semantics: ${sem}${sem === '???' ? ` (${d.sem})` : ''}  Units: ${units === '' ? 'none' : units}\n`
+  );
+}
+
+/** pmMergeLabelSets without a filter: later sets override earlier names; sorted by name. */
+function mergeLabels(sets: ReadonlyArray<StoredLabelSet | undefined>): string | null {
+  const merged = new Map<string, string>();
+  for (const s of sets) for (const l of s?.labels ?? []) merged.set(l.name, l.value);
+  if (merged.size === 0) return null;
+  const names = [...merged.keys()].sort();
+  return `{${names.map((n) => `${JSON.stringify(n)}:${merged.get(n) as string}`).join(',')}}`;
+}
+
+/** Help text as pminfo prints it (trailing newlines dropped; fallback to one-line). */
+function helpText(set: ArchiveSet, id: PmId): string {
+  try {
+    const text = set.metadata.text({ pmid: id }, 'help').replace(/\n+$/, '');
+    return text === '' ? 'Help: <empty entry>\n' : `Help:\n${text}\n`;
+  } catch (e) {
+    if (e instanceof PmError) return `Full Help: Error: ${e.message}\n`;
+    throw e;
+  }
+}
+
+class LabelView {
+  constructor(private readonly set: ArchiveSet) {}
+
+  private one(level: number, ident: number): StoredLabelSet | undefined {
+    return this.set.metadata.labelSets(level, ident, this.set.start)[0];
+  }
+
+  /** Context labels, or pminfo's fallback of just the hostname. */
+  private context(): StoredLabelSet {
+    return this.one(PM_LABEL_CONTEXT, 0) ?? { inst: -1, json: '', nlabels: 1, labels: [{ name: 'hostname', value: JSON.stringify(this.set.label.hostname), flags: PM_LABEL_CONTEXT }] };
+  }
+
+  private levels(d: Desc): Array<StoredLabelSet | undefined> {
+    return [
+      this.context(),
+      this.one(PM_LABEL_DOMAIN, pmidDomain(d.pmid)),
+      d.indom === PM_INDOM_NULL ? undefined : this.one(PM_LABEL_INDOM, d.indom),
+      this.one(PM_LABEL_CLUSTER, makePmId(pmidDomain(d.pmid), pmidCluster(d.pmid), 0)),
+      this.one(PM_LABEL_ITEM, d.pmid),
+    ];
+  }
+
+  metric(d: Desc): string | null {
+    return mergeLabels(this.levels(d));
+  }
+
+  instances(d: Desc): Array<{ inst: number; name: string; labels: string }> {
+    if (d.indom === PM_INDOM_NULL) return [];
+    const base = this.levels(d);
+    const sets = this.set.metadata.labelSets(PM_LABEL_INSTANCES, d.indom, this.set.start);
+    const list = this.set.metadata.indomAt(d.indom, this.set.start);
+    const out: Array<{ inst: number; name: string; labels: string }> = [];
+    const ids = list ? Array.from(list.instances) : [];
+    for (let i = 0; i < ids.length; i++) {
+      const inst = ids[i];
+      const labels = mergeLabels([...base, sets.find((s) => s.inst === inst)]);
+      if (labels) out.push({ inst, name: list?.names[i] ?? 'DISAPPEARED', labels });
+    }
+    return out;
+  }
+}
+
+export const metricsCommand: Command = {
+  name: 'metrics',
+  summary: 'list the metrics of an archive (like pminfo -a, with -d, -T, -l)',
+  usage: '-a ARCHIVE [-d] [-T] [-l] [PREFIX...] [--json]',
+  options,
+  async run(argv, io) {
+    const args = parseArgs(argv, options);
+    const spec = archiveSpec(args);
+    const showDesc = optFlag(args, 'desc');
+    const showHelp = optFlag(args, 'help');
+    const showLabels = optFlag(args, 'labels');
+    const json = optFlag(args, 'json');
+    const set = await openForCommand('metrics', spec, io);
+    if (!set) return 1;
+    try {
+      const meta = set.metadata;
+      const labels = new LabelView(set);
+      const out = new BufferedOut(io);
+      let status = 0;
+      const entries: unknown[] = [];
+      const prefixes = args.positionals.length > 0 ? args.positionals : [''];
+      for (const prefix of prefixes) {
+        let names: string[];
+        try {
+          names = meta.pmns.traverse(prefix);
+        } catch (e) {
+          if (!(e instanceof PmError)) throw e;
+          io.stderr(`Error: ${prefix === '' ? '' : `${prefix}: `}${e.message}\n`);
+          status = 1;
+          continue;
+        }
+        for (const name of names) {
+          const id = meta.pmns.lookup(name);
+          if (id < 0) {
+            await out.write(`${name}: pmLookupName: ${pmErrStr(id)}\n`);
+            continue;
+          }
+          const pmid = id as PmId;
+          const desc = meta.desc(pmid);
+          if (json) {
+            const entry: Record<string, unknown> = { name, pmid: formatPmId(pmid) };
+            if (desc) {
+              entry.type = formatType(desc.type);
+              entry.indom = desc.indom === PM_INDOM_NULL ? null : formatInDom(desc.indom);
+              entry.sem = formatSem(desc.sem);
+              entry.units = formatUnits(desc.units);
+            }
+            if (showHelp) {
+              for (const kind of ['oneline', 'help'] as const) {
+                try {
+                  entry[kind] = meta.text({ pmid }, kind);
+                } catch (e) {
+                  if (!(e instanceof PmError)) throw e;
+                }
+              }
+            }
+            if (showLabels && desc) {
+              entry.labels = labels.metric(desc);
+              entry.instanceLabels = labels.instances(desc);
+            }
+            entries.push(entry);
+            continue;
+          }
+          if ((showDesc || showLabels) && !desc) {
+            await out.write(`${name}: pmLookupDesc: ${pmErrStr(PM_ERR_PMID_LOG)}\n`);
+            continue;
+          }
+          let text = showDesc || showHelp || showLabels ? `\n${name}\n` : `${name}\n`;
+          if (showDesc && desc) text += formatDescLines(desc);
+          if (showLabels && desc) {
+            const l = labels.metric(desc);
+            if (l) text += `    labels ${l}\n`;
+          }
+          if (showHelp) text += helpText(set, pmid);
+          if (showLabels && desc) {
+            for (const i of labels.instances(desc)) text += `    inst [${i.inst} or ${JSON.stringify(i.name)}] labels ${i.labels}\n`;
+          }
+          await out.write(text);
+        }
+      }
+      if (json) await out.write(JSON.stringify({ archive: spec, metrics: entries }, null, 2) + '\n');
+      await out.flush();
+      return status;
+    } finally {
+      await set.close();
+    }
+  },
+};
