@@ -29,8 +29,12 @@ export type ContextSource =
       readonly kind: 'live';
       /** host[:port] or a bridge URL, as given. */
       readonly target: string;
+      /** pmcd.hostname (the target when pmcd does not say). */
       readonly hostname: string;
+      /** pmcd.timezone, a POSIX TZ string, e.g. "UTC" or "AEST-10". */
       readonly timezone: string;
+      /** pmcd.zoneinfo without the leading ':', e.g. "Etc/UTC", or ''. */
+      readonly zoneinfo: string;
     };
 
 /** PMNS child entry (pmGetChildrenStatus). */

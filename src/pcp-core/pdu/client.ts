@@ -81,6 +81,7 @@ export class PduClient {
   private readonly closeListeners: Array<(error: PmError | undefined) => void> = [];
   private readonly flagListeners: Array<(flags: number) => void> = [];
   private hello: Hello | undefined;
+  private readonly helloPromise: Promise<Hello>;
   private helloWaiter: { resolve: (h: Hello) => void; reject: (e: PmError) => void } | undefined;
   private readonly timeoutMs: number;
 
@@ -90,6 +91,11 @@ export class PduClient {
   ) {
     this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.reassembler = new PduReassembler(transport.peer, options.maxPduBytes ?? PDU_SERVER_MAX_BYTES);
+    // The hello may already be waiting in the transport: expect it before attaching.
+    this.helloPromise = new Promise<Hello>((resolve, reject) => {
+      this.helloWaiter = { resolve, reject };
+    });
+    this.armTimer();
     transport.onData((chunk) => this.receive(chunk));
     transport.onClose((error) => this.fail(error ?? new PmError(PM_ERR_EOF, pmErrStr(PM_ERR_EOF), transport.peer), false));
   }
@@ -101,7 +107,7 @@ export class PduClient {
   static async connect(transport: Transport, options: PduClientOptions = {}): Promise<PduClient> {
     const client = new PduClient(transport, options);
     try {
-      const hello = await client.waitHello();
+      const hello = await client.helloPromise;
       if (hello.code < 0) throw new PmError(hello.code, pmErrStr(hello.code), `${transport.peer}: connection refused by pmcd`);
       client.hello = hello;
       await client.silentThenMarker(encodeCreds(0), 'CREDS');
@@ -282,13 +288,6 @@ export class PduClient {
   private enqueue(p: Pending): void {
     this.queue.push(p);
     if (this.queue.length === 1) this.armTimer();
-  }
-
-  private waitHello(): Promise<Hello> {
-    return new Promise<Hello>((resolve, reject) => {
-      this.helloWaiter = { resolve, reject };
-      this.armTimer();
-    });
   }
 
   private armTimer(): void {
