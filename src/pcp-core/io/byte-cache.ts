@@ -1,0 +1,57 @@
+// A least-recently-used cache of byte blocks bounded by their total size: decoded xz blocks
+// (xz-source.ts) and HTTP blocks (http-source.ts). Reads near each other hit the same block;
+// memory stays bounded however many volumes are open. The newest entry is always kept, even
+// when it alone exceeds the budget (a 100 MB single-block volume), so a read can be served.
+
+export class ByteCache {
+  /** Map order is recency order: first = least recently used. */
+  private readonly entries = new Map<string, Uint8Array>();
+  private total = 0;
+
+  constructor(readonly budgetBytes: number) {}
+
+  /** Bytes held now. */
+  get size(): number {
+    return this.total;
+  }
+
+  get(key: string): Uint8Array | undefined {
+    const value = this.entries.get(key);
+    if (value) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: Uint8Array): void {
+    this.delete(key);
+    this.entries.set(key, value);
+    this.total += value.length;
+    for (const [oldest, bytes] of this.entries) {
+      if (this.total <= this.budgetBytes || oldest === key) break;
+      this.entries.delete(oldest);
+      this.total -= bytes.length;
+    }
+  }
+
+  delete(key: string): void {
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.total -= old.length;
+    }
+  }
+
+  /** Drops every entry whose key starts with `prefix` (a closed source's blocks). */
+  deletePrefix(prefix: string): void {
+    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.delete(key);
+  }
+}
+
+let nextOwner = 0;
+
+/** A key prefix unique to one source, for its entries in a shared cache. */
+export function cacheOwner(kind: string): string {
+  return `${kind}#${nextOwner++}:`;
+}
