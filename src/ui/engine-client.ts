@@ -18,6 +18,11 @@ export function progressCallback(fn: ProgressFn): ProgressFn {
   return proxy(fn);
 }
 
+/** Wraps any callback (live frames) so the worker can call it across the boundary. */
+export function remoteCallback<A>(fn: (arg: A) => void): (arg: A) => void {
+  return proxy(fn);
+}
+
 export function isEngineError(v: unknown): v is EngineError {
   return typeof v === 'object' && v !== null && !(v instanceof Error) && typeof (v as { code?: unknown }).code === 'string' && typeof (v as { message?: unknown }).message === 'string';
 }

@@ -158,8 +158,6 @@ export type ExpressionCheck =
   | { readonly ok: true; readonly units: string; readonly sem: string; readonly type: string }
   | { readonly ok: false; readonly message: string; readonly caret: number };
 
-/** Live streaming: one row per tick, pushed to a Comlink.proxy callback. */
-export interface LiveFrame {
-  readonly timestampMs: number;
-  readonly block: SeriesBlock;
-}
+/** Live streaming: a one-row block per tick, or a fetch error, pushed to a callback. */
+export type LiveEvent = { readonly kind: 'frame'; readonly block: SeriesBlock } | { readonly kind: 'error'; readonly error: EngineError };
+export type LiveListener = (e: LiveEvent) => void;

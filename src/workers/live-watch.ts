@@ -5,12 +5,11 @@
 import type { Context } from '../pcp-core/context/context';
 import { ColumnSet } from './column-set';
 import { toEngineError } from './engine-error';
-import type { EngineError, PlotRequest, SeriesBlock } from './engine-types';
+import type { LiveListener, PlotRequest } from './engine-types';
 import { resolvePlots } from './plot-resolve';
 import { timestampToMs } from './series-time';
 
-export type LiveEvent = { readonly kind: 'frame'; readonly block: SeriesBlock } | { readonly kind: 'error'; readonly error: EngineError };
-export type LiveListener = (e: LiveEvent) => void;
+export type { LiveEvent, LiveListener } from './engine-types';
 
 export interface LiveWatchSpec {
   readonly plots: readonly PlotRequest[];

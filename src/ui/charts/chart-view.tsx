@@ -3,7 +3,7 @@
 // options are rebuilt only when data, style or zone change, while playing only the window
 // moves (ChartCanvas.setWindow), which keeps frame times low with many charts.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { dash, setHover, useDash } from '../store';
+import { dash, setHover, useDash, useDashShallow } from '../store';
 import type { ChartSpec } from '../state/model';
 import type { DisplayZone } from '../time/zone';
 import { shiftMs } from '../time/zone';
@@ -12,7 +12,8 @@ import { ChartLegend } from './chart-legend';
 import { buildOption } from './chart-option';
 import { chartData } from './chart-series';
 import { ChartCanvas } from './echarts';
-import { useChartSeries, type ChartWindow } from './use-chart-series';
+import { isLiveChart, useChartSeries, type ChartWindow } from './use-chart-series';
+import { liveHub } from '../series/live-hub';
 
 interface Props {
   readonly chart: ChartSpec;
@@ -26,9 +27,14 @@ function unshift(x: number, zone: DisplayZone): number {
   return x - zone.offsetMinutes(x) * 60_000;
 }
 
-export function ChartView({ chart, tabId, win, zone, current }: Props) {
+export function ChartView({ chart, tabId, win: archiveWin, zone, current }: Props) {
   const sources = useDash((s) => s.sources);
-  const { blocks, errors, loading } = useChartSeries(chart, sources, win);
+  const live = useDashShallow((s) => ({ intervalMs: s.liveIntervalMs, historyMs: s.liveHistoryMs, paused: s.livePaused }));
+  const isLive = isLiveChart(chart, sources);
+  const { blocks, errors, loading } = useChartSeries(chart, sources, archiveWin, live);
+  // A live chart ends at the newest frame and shows the chosen history.
+  const liveEnd = liveHub.latestMs;
+  const win = isLive ? { ...archiveWin, t0Ms: liveEnd - live.historyMs, t1Ms: liveEnd } : archiveWin;
   const hosts = useMemo(() => new Map(sources.map((s) => [s.id, s.summary?.hostname ?? ''])), [sources]);
   const data = useMemo(() => chartData(chart, blocks, hosts), [chart, blocks, hosts]);
   const el = useRef<HTMLDivElement>(null);

@@ -3,6 +3,7 @@
 // and re-renders only when the cache's version for this chart moves.
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import type { PlotRequest, SeriesBlock } from '../../workers/engine-types';
+import { liveHub } from '../series/live-hub';
 import { seriesCache } from '../series/series-cache';
 import { fetchStep } from '../series/buffered-window';
 import type { ChartSpec, SourceEntry } from '../state/model';
@@ -33,7 +34,19 @@ export function plotsBySource(chart: ChartSpec): Map<string, PlotRequest[]> {
   return out;
 }
 
-export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[], win: ChartWindow): ChartSeriesState {
+/** Live streaming settings of the time bar. */
+export interface LiveSettings {
+  readonly intervalMs: number;
+  readonly historyMs: number;
+  readonly paused: boolean;
+}
+
+/** True when any plot of the chart comes from a live source. */
+export function isLiveChart(chart: ChartSpec, sources: readonly SourceEntry[]): boolean {
+  return chart.plots.some((p) => sources.find((s) => s.id === p.sourceId)?.origin.kind === 'live');
+}
+
+export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[], win: ChartWindow, live: LiveSettings): ChartSeriesState {
   const groups = useMemo(() => plotsBySource(chart), [chart]);
   const stepMs = fetchStep(win.t1Ms - win.t0Ms, win.intervalMs, MAX_POINTS);
 
@@ -54,11 +67,36 @@ export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[]
     }
   }, [chart.id, chart.rate, groups, sources, win.t0Ms, win.t1Ms, win.anchorMs, stepMs]);
 
-  useEffect(() => () => seriesCache.drop(chart.id), [chart.id]);
+  useEffect(() => {
+    if (live.paused) return;
+    const stops: (() => void)[] = [];
+    for (const [sourceId, plots] of groups) {
+      const src = sources.find((s) => s.id === sourceId);
+      if (!src || src.status !== 'ready' || src.handle === undefined || src.summary?.kind !== 'live') continue;
+      stops.push(liveHub.watch(chart.id, sourceId, src.handle, plots, chart.rate, live.intervalMs, live.historyMs));
+    }
+    return () => stops.forEach((stop) => stop());
+  }, [chart.id, chart.rate, groups, sources, live.paused, live.intervalMs, live.historyMs]);
 
+  useEffect(
+    () => () => {
+      seriesCache.drop(chart.id);
+      liveHub.drop(chart.id);
+    },
+    [chart.id],
+  );
+
+  // Both caches' versions only grow, so their sum changes whenever either does.
   const version = useSyncExternalStore(
-    (cb) => seriesCache.subscribe(chart.id, cb),
-    () => seriesCache.version(chart.id),
+    (cb) => {
+      const a = seriesCache.subscribe(chart.id, cb);
+      const b = liveHub.subscribe(chart.id, cb);
+      return () => {
+        a();
+        b();
+      };
+    },
+    () => seriesCache.version(chart.id) + liveHub.version(chart.id),
   );
 
   return useMemo(() => {
@@ -66,7 +104,8 @@ export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[]
     const errors: { sourceId: string; error: EngineError }[] = [];
     let loading = false;
     for (const sourceId of groups.keys()) {
-      const e = seriesCache.get(chart.id, sourceId);
+      const l = liveHub.get(chart.id, sourceId);
+      const e = l.block || l.error ? { ...l, loading: false } : seriesCache.get(chart.id, sourceId);
       if (e.block) blocks.set(sourceId, e.block);
       if (e.error) errors.push({ sourceId, error: e.error });
       loading ||= e.loading;

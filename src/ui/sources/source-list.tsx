@@ -5,7 +5,8 @@ import { describeError } from '../engine-client';
 import { dash, useDash } from '../store';
 import type { SourceEntry } from '../state/model';
 import { formatCtime, type DisplayZone } from '../time/zone';
-import { closeSource, openFiles, openUrl } from './open-sources';
+import { bridgeUrlFor } from './bridge-url';
+import { closeSource, openFiles, openLive, openUrl } from './open-sources';
 import { readPicked } from './read-drop';
 
 function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zone: DisplayZone }) {
@@ -45,6 +46,7 @@ export function SourceList({ zone }: { zone: DisplayZone }) {
   const filesInput = useRef<HTMLInputElement>(null);
   const dirInput = useRef<HTMLInputElement>(null);
   const [url, setUrl] = useState('');
+  const [host, setHost] = useState('localhost');
   return (
     <div className="sources" data-testid="sources">
       <div className="panel-title">Sources</div>
@@ -58,6 +60,10 @@ export function SourceList({ zone }: { zone: DisplayZone }) {
       <form className="open-row" onSubmit={(e) => { e.preventDefault(); if (url.trim()) void openUrl(url.trim()); setUrl(''); }}>
         <input type="url" placeholder="archive URL (base name)" aria-label="archive URL" data-testid="url-input" value={url} onChange={(e) => setUrl(e.target.value)} />
         <button type="submit">Open</button>
+      </form>
+      <form className="open-row" onSubmit={(e) => { e.preventDefault(); if (host.trim()) void openLive(host.trim(), bridgeUrlFor(host.trim())); }}>
+        <input placeholder="pmcd host" aria-label="pmcd host" data-testid="host-input" value={host} onChange={(e) => setHost(e.target.value)} />
+        <button type="submit" data-testid="connect-host">Connect live</button>
       </form>
       <p className="hint">…or drop archive files or folders anywhere on the page.</p>
     </div>

@@ -35,6 +35,8 @@ export interface TimeSlice {
   readonly bounds: { readonly startMs: number; readonly endMs: number } | undefined;
   /** Live: visible history length. */
   readonly liveHistoryMs: number;
+  /** Live: sampling interval of every live chart. */
+  readonly liveIntervalMs: number;
   readonly livePaused: boolean;
 
   archiveBoundsChanged(): void;
@@ -56,6 +58,7 @@ export interface TimeSlice {
   /** One playback tick: moves one interval in the play direction; stops at a bound. */
   ticked(): void;
   changedLiveHistory(ms: number): void;
+  changedLiveInterval(ms: number): void;
   toggledLivePause(): void;
 }
 
@@ -105,6 +108,7 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
     zone: 'archive',
     bounds: undefined,
     liveHistoryMs: 120_000,
+    liveIntervalMs: 1000,
     livePaused: false,
 
     archiveBoundsChanged() {
@@ -202,6 +206,9 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
     },
     changedLiveHistory(ms) {
       if (ms > 0) set({ liveHistoryMs: ms });
+    },
+    changedLiveInterval(ms) {
+      if (ms >= 100) set({ liveIntervalMs: ms });
     },
     toggledLivePause() {
       set({ livePaused: !get().livePaused });

@@ -3,7 +3,7 @@
 // length, bounds, and the display zone (docs/pmchart-reference.md §1b). Keyboard shortcuts
 // are wired in app.tsx through handleTimeKey.
 import { useState } from 'react';
-import { dash, useDashShallow } from '../store';
+import { dash, useDash, useDashShallow } from '../store';
 import { archiveUnionBounds } from '../state/sources-slice';
 import type { ZoneChoice } from '../state/model';
 import { formatIso, formatCtime, parseIso, type DisplayZone } from './zone';
@@ -14,7 +14,31 @@ interface Props {
   readonly zone: DisplayZone;
 }
 
+/** Live controls (pmtime's live window): pause/resume, interval, visible history. */
+function LiveControls() {
+  const l = useDashShallow((s) => ({ paused: s.livePaused, intervalMs: s.liveIntervalMs, historyMs: s.liveHistoryMs }));
+  const s = dash();
+  return (
+    <div className="live-controls" data-testid="live-controls">
+      <span className="source-kind">LIVE</span>
+      <button type="button" data-testid="live-pause" onClick={() => s.toggledLivePause()}>{l.paused ? 'Resume' : 'Pause'}</button>
+      <label className="field">
+        Interval
+        <input type="number" data-testid="live-interval" min={0.1} step="any" value={l.intervalMs / 1000} onChange={(e) => s.changedLiveInterval(Number(e.target.value) * 1000)} />
+        sec
+      </label>
+      <label className="field">
+        History
+        <select data-testid="live-history" value={l.historyMs} onChange={(e) => s.changedLiveHistory(Number(e.target.value))}>
+          {[60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000].map((ms) => <option key={ms} value={ms}>{formatSpan(ms)}</option>)}
+        </select>
+      </label>
+    </div>
+  );
+}
+
 export function TimeBar({ zone }: Props) {
+  const anyLive = useDash((s) => s.sources.some((x) => x.status === 'ready' && x.summary?.kind === 'live'));
   const t = useDashShallow((s) => ({
     positionMs: s.positionMs,
     intervalMs: s.intervalMs,
@@ -40,6 +64,7 @@ export function TimeBar({ zone }: Props) {
   );
   return (
     <footer className="time-bar" data-testid="time-bar" data-state={t.playState} data-position={have ? t.positionMs : ''}>
+      {anyLive && <LiveControls />}
       <div className="vcr-group">
         {vcr('rewind', 'Rewind (fast reverse)', 'vcr-rewind', () => { s.choseMode('fast'); s.pressedReverse(); }, t.playState === 'backward' && t.vcrMode === 'fast')}
         {vcr('reverse', 'Play backwards (r)', 'vcr-reverse', () => { if (t.vcrMode === 'fast') s.choseMode('normal'); s.pressedReverse(); }, t.playState === 'backward' && t.vcrMode !== 'fast')}

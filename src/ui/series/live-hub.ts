@@ -1,0 +1,140 @@
+// Live series, outside the store like the archive cache: one watch per chart and live source
+// in the engine, streaming one-row frames that are appended here up to the visible history.
+// A pause (or any gap longer than two intervals) inserts a missing row so the line breaks
+// instead of bridging the gap. Charts subscribe to a per-chart version, as with SeriesCache.
+import { asEngineError, getEngine, remoteCallback } from '../engine-client';
+import type { EngineError, LiveEvent, PlotRequest, SeriesBlock, SourceHandle } from '../../workers/engine-types';
+
+interface LiveSeries {
+  key: string;
+  watchId: Promise<number> | undefined;
+  times: number[];
+  columns: { plot: number; instId: number; instName: string; values: number[] }[];
+  plots: SeriesBlock['plots'];
+  error: EngineError | undefined;
+  maxRows: number;
+  intervalMs: number;
+  snapshot: SeriesBlock | undefined;
+}
+
+export class LiveHub {
+  private readonly series = new Map<string, LiveSeries>();
+  private readonly versions = new Map<string, number>();
+  private readonly listeners = new Map<string, Set<() => void>>();
+  /** Time of the newest frame of any live source (the right edge of live charts). */
+  latestMs = NaN;
+
+  version(chartId: string): number {
+    return this.versions.get(chartId) ?? 0;
+  }
+
+  subscribe(chartId: string, fn: () => void): () => void {
+    let set = this.listeners.get(chartId);
+    if (!set) this.listeners.set(chartId, (set = new Set()));
+    set.add(fn);
+    return () => set.delete(fn);
+  }
+
+  get(chartId: string, sourceId: string): { block: SeriesBlock | undefined; error: EngineError | undefined } {
+    const s = this.series.get(`${chartId}|${sourceId}`);
+    if (!s) return { block: undefined, error: undefined };
+    s.snapshot ??= toBlock(s);
+    return { block: s.snapshot, error: s.error };
+  }
+
+  /** Starts (or restarts, when anything changed) streaming for a chart's plots of one source. */
+  watch(chartId: string, sourceId: string, handle: SourceHandle, plots: readonly PlotRequest[], rate: boolean, intervalMs: number, historyMs: number): () => void {
+    const id = `${chartId}|${sourceId}`;
+    const key = JSON.stringify([handle, plots, rate, intervalMs]);
+    let s = this.series.get(id);
+    if (s && s.key !== key) {
+      this.stop(s);
+      this.series.delete(id);
+      s = undefined;
+    }
+    if (!s) {
+      s = { key, watchId: undefined, times: [], columns: [], plots: [], error: undefined, maxRows: 0, intervalMs, snapshot: undefined };
+      this.series.set(id, s);
+    }
+    const live = s;
+    live.maxRows = Math.min(100_000, Math.ceil(historyMs / intervalMs) + 2);
+    if (!live.watchId) {
+      // A resumed stream starts after a gap: break the line there.
+      if (live.times.length > 0) this.append(live, { t: live.times[live.times.length - 1] ?? 0, gap: true });
+      const listener = remoteCallback((e: LiveEvent) => this.onEvent(chartId, live, e));
+      live.watchId = getEngine().watchLive(handle, { plots, rate, intervalMs }, listener);
+      live.watchId.catch((e: unknown) => {
+        live.error = asEngineError(e, 'live');
+        this.bump(chartId);
+      });
+    }
+    return () => this.stop(live);
+  }
+
+  /** Forgets a chart's live data (chart removed). */
+  drop(chartId: string): void {
+    for (const [k, s] of this.series) {
+      if (!k.startsWith(`${chartId}|`)) continue;
+      this.stop(s);
+      this.series.delete(k);
+    }
+  }
+
+  private stop(s: LiveSeries): void {
+    const w = s.watchId;
+    s.watchId = undefined;
+    if (w) void w.then((id) => getEngine().unwatchLive(id), () => undefined);
+  }
+
+  private onEvent(chartId: string, s: LiveSeries, e: LiveEvent): void {
+    if (e.kind === 'error') {
+      s.error = e.error;
+    } else {
+      const b = e.block;
+      s.error = undefined;
+      s.plots = b.plots;
+      if (s.columns.length === 0 || s.columns.length !== b.columns.length) s.columns = b.columns.map((c) => ({ plot: c.plot, instId: c.instId, instName: c.instName, values: s.times.map(() => NaN) }));
+      const t = b.timestamps[0] ?? Date.now();
+      const last = s.times[s.times.length - 1];
+      if (last !== undefined && t - last > 2 * s.intervalMs) this.append(s, { t: last + s.intervalMs, gap: true });
+      s.times.push(t);
+      b.columns.forEach((c, i) => s.columns[i]?.values.push(c.values[0] ?? NaN));
+      this.trim(s);
+      if (!(t <= this.latestMs)) this.latestMs = t;
+    }
+    s.snapshot = undefined;
+    this.bump(chartId);
+  }
+
+  private append(s: LiveSeries, row: { t: number; gap: boolean }): void {
+    s.times.push(row.t);
+    for (const c of s.columns) c.values.push(NaN);
+    this.trim(s);
+  }
+
+  private trim(s: LiveSeries): void {
+    const extra = s.times.length - s.maxRows;
+    if (extra <= 0) return;
+    s.times.splice(0, extra);
+    for (const c of s.columns) c.values.splice(0, extra);
+  }
+
+  private bump(chartId: string): void {
+    this.versions.set(chartId, this.version(chartId) + 1);
+    for (const fn of this.listeners.get(chartId) ?? []) fn();
+  }
+}
+
+function toBlock(s: LiveSeries): SeriesBlock {
+  const timestamps = Float64Array.from(s.times);
+  return {
+    t0Ms: timestamps[0] ?? NaN,
+    t1Ms: timestamps[timestamps.length - 1] ?? NaN,
+    stepMs: s.intervalMs,
+    timestamps,
+    plots: s.plots,
+    columns: s.columns.map((c) => ({ plot: c.plot, instId: c.instId, instName: c.instName, values: Float64Array.from(c.values) })),
+  };
+}
+
+export const liveHub = new LiveHub();
