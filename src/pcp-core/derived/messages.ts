@@ -23,6 +23,11 @@ export function formatAddError(kind: 'Syntax' | 'Semantic', name: string, expr: 
   return `${kind} Error: pmAddDerivedMetric("${name}", ...)\n${expr}\n${caretIndent(expr, position)}^\n${reason === null ? '' : `${reason}\n`}`;
 }
 
+/** pmAddDerivedMetric when the call itself fails (duplicate name, PMIDs exhausted). */
+export function formatAddPmapiError(name: string, status: number, reason: string | null): string {
+  return `Error: pmAddDerivedMetric("${name}", ...): returns ${status}\n${reason === null ? '' : `${reason}\n`}`;
+}
+
 const isCSpace = (byte: number): boolean => byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
 
 /**
