@@ -1,0 +1,46 @@
+// Text forms of times as the PCP tools print them: pmCtime (asctime: "Wed Dec 14 20:31:47
+// 2011"), the time of day with a truncated fraction that pmval and pmdumplog print
+// ("20:31:56.000" / "20:31:56.000000" / nanoseconds for v3 archives), and the ctime form
+// with a fraction of pmdumplog -L ("Wed Mar 15 23:31:13.870437 2017"). Local times come
+// from a Zone; fractions are truncated, never rounded, as in the tools.
+import type { Timestamp } from '../types';
+import type { BrokenDownTime } from './calendar';
+import type { Zone } from './zone';
+
+const WDAY = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTH = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/** The fraction digits of nsec, truncated: 3 → milliseconds, 6 → microseconds, 9 → all. */
+export function formatFraction(nsec: number, digits: number): string {
+  return String(Math.floor(nsec / 10 ** (9 - digits))).padStart(digits, '0');
+}
+
+/** asctime's text without its trailing newline: "Wed Dec 14 20:31:47 2011" ("Dec  4" padded). */
+export function formatAsctime(tm: BrokenDownTime): string {
+  return `${WDAY[tm.wday] ?? '???'} ${MONTH[tm.month] ?? '???'} ${String(tm.mday).padStart(2, ' ')} ${pad2(tm.hour)}:${pad2(tm.min)}:${pad2(tm.sec)} ${tm.year}`;
+}
+
+/** pmCtime(sec) in `zone`, without the trailing newline libpcp's buffer ends with. */
+export function formatCtime(zone: Zone, sec: number): string {
+  return formatAsctime(zone.localtime(sec));
+}
+
+/**
+ * "HH:MM:SS" plus "." and `digits` truncated fraction digits (none when digits is 0):
+ * pmval prints 3, pmdumplog 6 for v2 and 9 for v3 archives.
+ */
+export function formatTimeOfDay(zone: Zone, t: Timestamp, digits: number): string {
+  const tm = zone.localtime(t.sec);
+  const hms = `${pad2(tm.hour)}:${pad2(tm.min)}:${pad2(tm.sec)}`;
+  return digits > 0 ? `${hms}.${formatFraction(t.nsec, digits)}` : hms;
+}
+
+/** pmCtime with the fraction after the seconds: "Wed Mar 15 23:31:13.870437 2017". */
+export function formatCtimeFraction(zone: Zone, t: Timestamp, digits: number): string {
+  const tm = zone.localtime(t.sec);
+  const text = formatAsctime(tm);
+  // asctime is fixed-width up to the seconds (19 characters), the year follows.
+  return `${text.slice(0, 19)}.${formatFraction(t.nsec, digits)}${text.slice(19)}`;
+}
