@@ -63,7 +63,7 @@ function record(r: Result, isFloat: (pmid: number) => boolean): FetchRecord {
   return {
     sec: r.timestamp.sec,
     nsec: r.timestamp.nsec,
-    sets: r.sets.map((s) => ({ pmid: s.pmid, numval: s.numval, values: Array.from(s.inst, (inst, i) => [inst, valueText(s.values[i] as AtomValue, isFloat(s.pmid))] as [number, string]) })),
+    sets: r.sets.map((s) => ({ pmid: s.pmid, numval: s.numval, values: Array.from(s.inst, (inst, i) => [inst, valueText(s.values[i], isFloat(s.pmid))] as [number, string]) })),
   };
 }
 

@@ -1,0 +1,103 @@
+// The sampling loop of `pmdash values`, with pmval's semantics (derived-units-conversion.md
+// §8.2, archive-format.md §7.4): on an archive, INTERP fetches at origin, origin + Δ, ... of
+// all the metrics at once; counters (unless raw) become rates against the previous sample —
+// value difference over pmval's interval (long-double seconds, time counters scaled into a
+// utilisation), no value on the first sample, when the previous sample lacked the instance,
+// or on a decrease (unless PCP_COUNTER_WRAP). Works on any Context; the caller says whether
+// it replays an archive (INTERP) or samples live (a fetch every interval).
+import { PM_MODE_INTERP, type Context } from '../pcp-core/context/context';
+import { PM_ERR_EOL, isPmError } from '../pcp-core/errors';
+import { pmvalDelta, pmvalRate, pmvalTimeScale } from '../pcp-core/rate';
+import { timestampToReal } from '../pcp-core/time/timestamp';
+import type { AtomValue, Desc, PmId, Result, Timestamp } from '../pcp-core/types';
+import { PM_SEM_COUNTER, isNumericType } from '../pcp-core/types';
+import { toDouble } from '../pcp-core/values';
+
+export interface SampledMetric {
+  readonly name: string;
+  readonly desc: Desc;
+  /** Rate-converted (a counter and not raw). */
+  readonly rate: boolean;
+  /** Instance names by id (for output). */
+  readonly instName: (inst: number) => string;
+}
+
+/** One instance's output: a number, bigint (exact 64-bit raw value), string, or null. */
+export type SampleValue = number | bigint | string | null;
+
+export interface Sample {
+  readonly time: Timestamp;
+  /** Per metric (same order as the metric list): [instance id, value] in result order. */
+  readonly values: readonly (readonly (readonly [number, SampleValue])[])[];
+}
+
+export interface SamplingPlan {
+  /** First sample time (already in pmval's precision: whole microseconds). */
+  readonly origin: Timestamp;
+  /** Δ between samples in nanoseconds (pmval: whole milliseconds). */
+  readonly deltaNs: bigint;
+  /** Number of fetches; undefined: until the end of the archive (PM_ERR_EOL or `finish`). */
+  readonly samples?: number;
+  /** Stop once a result is stamped after this time (pmval's -T / archive end). */
+  readonly finish?: Timestamp;
+  /** Replay an archive in INTERP mode (else sample live, a fetch every Δ). */
+  readonly archive: boolean;
+  readonly counterWrap: boolean;
+}
+
+function rawOutput(v: AtomValue, type: number): SampleValue {
+  if (typeof v === 'number') return isNumericType(type) ? v : null;
+  if (typeof v === 'bigint' || typeof v === 'string') return v;
+  return null;
+}
+
+/** pmval's sampling: yields every sample (the caller writes them as they come). */
+export async function* sampleValues(ctx: Context, metrics: readonly SampledMetric[], pmids: readonly PmId[], plan: SamplingPlan): AsyncGenerator<Sample> {
+  if (plan.archive) ctx.setMode(PM_MODE_INTERP, plan.origin, plan.deltaNs);
+  const scales = metrics.map((m) => pmvalTimeScale(m.desc));
+  let prev: Result | undefined;
+  const finish = plan.finish ? timestampToReal(plan.finish) : Infinity;
+  for (let k = 0; plan.samples === undefined || k < plan.samples; k++) {
+    if (!plan.archive && k > 0) await new Promise((r) => setTimeout(r, Number(plan.deltaNs / 1_000_000n)));
+    let result: Result;
+    try {
+      result = await ctx.fetch(pmids);
+    } catch (e) {
+      if (isPmError(e) && e.code === PM_ERR_EOL) return;
+      throw e;
+    }
+    if (timestampToReal(result.timestamp) > finish) return;
+    const values = metrics.map((m, j) => {
+      const set = result.sets[j];
+      const out: [number, SampleValue][] = [];
+      if (!set || set.numval <= 0) return out;
+      for (let i = 0; i < set.numval; i++) {
+        const inst = set.inst[i];
+        const v = set.values[i];
+        if (!m.rate) {
+          out.push([inst, rawOutput(v, m.desc.type)]);
+          continue;
+        }
+        out.push([inst, rateOf(m, j, inst, v, prev, result, scales[j], plan.counterWrap)]);
+      }
+      return out;
+    });
+    yield { time: result.timestamp, values };
+    prev = result;
+  }
+}
+
+function rateOf(m: SampledMetric, j: number, inst: number, v: AtomValue, prev: Result | undefined, cur: Result, scale: number, wrap: boolean): number | null {
+  const pset = prev?.sets[j];
+  if (!prev || !pset || pset.numval <= 0) return null;
+  const k = pset.inst.indexOf(inst);
+  if (k < 0) return null;
+  const delta = pmvalDelta(scale, prev.timestamp, cur.timestamp);
+  const r = pmvalRate(toDouble(pset.values[k], m.desc.type), toDouble(v, m.desc.type), delta, m.desc.type, wrap);
+  return Number.isFinite(r) ? r : null;
+}
+
+/** Whether pmval converts this metric to a rate. */
+export function isRateConverted(desc: Desc, raw: boolean): boolean {
+  return !raw && desc.sem === PM_SEM_COUNTER && isNumericType(desc.type);
+}

@@ -1,0 +1,205 @@
+// `pmdash values`: metric values over time from archives, pmval/pmrep style. Samples are
+// fetched in INTERP mode at origin + k·Δ (origin: -S, default the archive start), all
+// metrics in one fetch per sample; counters (unless -r) are converted to rates exactly as
+// pmval does (values-sampler.ts). Sample counts follow pmval: -s N fetches, else until -T,
+// else until the end of the archive. Output: a table, or --json lines (values-format.ts).
+//
+// Extension points for the other sources and layers (kept here, in one place):
+//   - live hosts: an `-h HOST` option and its Context, opened in openSource();
+//   - derived metrics: `-c CONFIG` files applied in applyDerivedConfig().
+// The rest of the command works on any Context.
+import { DirFileSet } from '../node/dir-file-set';
+import { openArchiveContext, type ArchiveContext } from '../pcp-core/context/archive-context';
+import type { Context } from '../pcp-core/context/context';
+import { PM_ERR_INDOM_LOG, PM_ERR_INST_LOG, isPmError, pmErrStr } from '../pcp-core/errors';
+import type { IgnoreMarks } from '../pcp-core/replay/interp-bounds';
+import { timestampToReal } from '../pcp-core/time/timestamp';
+import type { InDom, PmId, Timestamp } from '../pcp-core/types';
+import { PM_INDOM_NULL } from '../pcp-core/types';
+import { optFlag, optList, optString, parseArgs, UsageError, type OptionSpec } from './args';
+import type { Command, CommandIo } from './command';
+import { formatTable, jsonHeader, jsonSample } from './values-format';
+import { isRateConverted, sampleValues, type Sample, type SampledMetric } from './values-sampler';
+import { parseIntervalNs, parseWindowTime, zoneFormatter } from './values-time';
+
+export const valuesOptions: OptionSpec[] = [
+  { short: 'a', long: 'archive', value: true, repeat: true, arg: 'ARCHIVE', help: 'archive (name, file, directory or comma list); repeat to join several' },
+  { short: 't', long: 'interval', value: true, arg: 'INTERVAL', help: 'sampling interval, e.g. 10, 2.5sec, 250msec (default 1 sec)' },
+  { short: 'S', long: 'start', value: true, arg: 'TIME', help: 'first sample: +offset from the archive start, -offset from its end' },
+  { short: 'T', long: 'finish', value: true, arg: 'TIME', help: 'last sample time (default: the end of the archive)' },
+  { short: 's', long: 'samples', value: true, arg: 'N', help: 'number of samples (default: until -T or the end)' },
+  { short: 'r', long: 'raw', help: 'report counters as raw values, not rates' },
+  { short: 'i', long: 'instances', value: true, arg: 'LIST', help: 'only these instances (comma-separated names)' },
+  { short: 'z', long: 'hostzone', help: "print times in the archive's time zone" },
+  { short: 'Z', long: 'timezone', value: true, arg: 'TZ', help: 'print times in time zone TZ' },
+  { short: 'c', long: 'derived', value: true, repeat: true, arg: 'CONFIG', help: 'load derived metric definitions from CONFIG' },
+  { long: 'json', help: 'one JSON object per line: a header, then one line per sample' },
+];
+
+/** The -c hook: derived metric definitions wrap the context (src/pcp-core/derived). */
+function applyDerivedConfig(ctx: Context, configs: readonly string[]): Promise<Context> {
+  if (configs.length === 0) return Promise.resolve(ctx);
+  return Promise.reject(new UsageError('-c: derived metrics are not available in this build yet'));
+}
+
+interface OpenedSource {
+  readonly ctx: Context;
+  readonly archive?: ArchiveContext;
+  readonly name: string;
+}
+
+/** PCP_IGNORE_MARK_RECORDS as libpcp reads it: unset, empty (all marks), or an interval. */
+function ignoreMarksFromEnv(io: CommandIo): IgnoreMarks {
+  const v = process.env.PCP_IGNORE_MARK_RECORDS;
+  if (v === undefined) return { kind: 'none' };
+  if (v === '') return { kind: 'all' };
+  try {
+    // libpcp keeps the interval as a timeval: whole microseconds.
+    return { kind: 'gap', seconds: Number(parseIntervalNs(v) / 1000n) / 1e6 };
+  } catch {
+    io.stderr(`pmdash values: Warning: bad $PCP_IGNORE_MARK_RECORDS: not in pmParseInterval(3) format: ${v}\n`);
+    return { kind: 'none' };
+  }
+}
+
+async function openSource(archives: readonly string[], io: CommandIo): Promise<OpenedSource> {
+  if (archives.length === 0) throw new UsageError('a metric source is required: -a ARCHIVE');
+  const name = archives.join(',');
+  const ctx = await openArchiveContext(new DirFileSet(), name, {
+    counterWrap: process.env.PCP_COUNTER_WRAP !== undefined,
+    ignoreMarks: ignoreMarksFromEnv(io),
+  });
+  return { ctx, archive: ctx, name };
+}
+
+/** pmLookupInDom's match: the full name, else the name up to its first space. */
+function instanceId(names: readonly string[], ids: Int32Array, want: string): number | undefined {
+  let i = names.indexOf(want);
+  if (i < 0) i = names.findIndex((n) => n.split(' ')[0] === want);
+  return i < 0 ? undefined : ids[i];
+}
+
+function splitInstances(list: string): string[] {
+  const out: string[] = [];
+  for (const m of list.matchAll(/"([^"]*)"|'([^']*)'|([^,]+)/g)) {
+    const s = (m[1] ?? m[2] ?? m[3] ?? '').trim();
+    if (s !== '') out.push(s);
+  }
+  return out;
+}
+
+/** pmval's timing: origin as a timeval (whole µs) and Δ as a whole number of milliseconds. */
+function pmvalDeltaNs(intervalNs: bigint): bigint {
+  const sec = intervalNs / 1_000_000_000n;
+  const usec = (intervalNs % 1_000_000_000n) / 1000n;
+  const stepMs = BigInt(Math.trunc(Number(sec) * 1e3 + Number(usec) / 1e3));
+  if (stepMs <= 0n) throw new UsageError('-t: the interval must be at least 1 millisecond');
+  return stepMs * 1_000_000n;
+}
+
+async function run(argv: readonly string[], io: CommandIo): Promise<number> {
+  const args = parseArgs(argv, valuesOptions);
+  const names = args.positionals;
+  if (names.length === 0) throw new UsageError('at least one metric name is required');
+  const intervalNs = parseIntervalNs(optString(args, 'interval') ?? '1');
+  const samplesText = optString(args, 'samples');
+  const samplesOpt = samplesText === undefined ? undefined : Number(samplesText);
+  if (samplesOpt !== undefined && (!Number.isInteger(samplesOpt) || samplesOpt < 0)) throw new UsageError(`-s ${samplesText}: not a number of samples`);
+  const raw = optFlag(args, 'raw');
+  const json = optFlag(args, 'json');
+
+  const src = await openSource(optList(args, 'archive'), io);
+  try {
+    const ctx = await applyDerivedConfig(src.ctx, optList(args, 'derived'));
+    // Metrics and descriptors.
+    const ids = await ctx.lookupNames(names);
+    ids.forEach((id, i) => {
+      if (id < 0) throw new UsageError(`${names[i]}: ${pmErrStr(id)}`);
+    });
+    const pmids = ids as PmId[];
+    const descs = await ctx.lookupDescs(pmids);
+    const metrics: SampledMetric[] = [];
+    for (let i = 0; i < names.length; i++) {
+      const d = descs[i];
+      if (typeof d === 'number') throw new UsageError(`${names[i]}: ${pmErrStr(d)}`);
+      // An indom without metadata (PM_ERR_INDOM_LOG) has no names: instances print as ids.
+      const known =
+        d.indom === PM_INDOM_NULL
+          ? undefined
+          : await ctx.getInDom(d.indom).catch((e: unknown) => {
+              if (isPmError(e) && e.code === PM_ERR_INDOM_LOG) return undefined;
+              throw e;
+            });
+      const byId = new Map<number, string>();
+      if (known) known.instances.forEach((inst, k) => byId.set(inst, known.names[k]));
+      metrics.push({ name: names[i], desc: d, rate: isRateConverted(d, raw), instName: (inst) => (inst === -1 ? '' : (byId.get(inst) ?? String(inst))) });
+    }
+    // -i: restrict every metric with an instance domain to the named instances.
+    const instOpt = optString(args, 'instances');
+    if (instOpt !== undefined) {
+      const wanted = splitInstances(instOpt);
+      const done = new Set<InDom>();
+      for (const m of metrics) {
+        if (m.desc.indom === PM_INDOM_NULL || done.has(m.desc.indom)) continue;
+        done.add(m.desc.indom);
+        const all = await ctx.getInDom(m.desc.indom);
+        const chosen = wanted.map((w) => {
+          const id = instanceId(all.names, all.instances, w);
+          if (id === undefined) throw new UsageError(`${m.name}: instance "${w}": ${pmErrStr(PM_ERR_INST_LOG)}`);
+          return id;
+        });
+        ctx.changeProfile({ op: 'delete', indom: m.desc.indom });
+        ctx.changeProfile({ op: 'add', indom: m.desc.indom, instances: chosen });
+      }
+    }
+    if (!src.archive) throw new UsageError('only archives are supported as a source in this build');
+    // Time window and sample count, as pmval computes them.
+    const start = src.ctx.source.kind === 'archive' ? src.ctx.source.start : { sec: 0, nsec: 0 };
+    const end = await src.archive.archiveEnd();
+    const startText = optString(args, 'start');
+    const finishText = optString(args, 'finish');
+    const origin = startText === undefined ? start : parseWindowTime(startText, '-S', start, end);
+    const finish = finishText === undefined ? end : parseWindowTime(finishText, '-T', start, end);
+    let samples = samplesOpt;
+    if (samples === undefined) {
+      const step = timestampToReal({ sec: Number(intervalNs / 1_000_000_000n), nsec: Number(intervalNs % 1_000_000_000n) });
+      const n = Math.trunc((timestampToReal(finish) - timestampToReal(origin)) / step);
+      samples = n < 0 ? 0 : n + 1;
+    }
+    const pmvalOrigin: Timestamp = { sec: origin.sec, nsec: Math.floor(origin.nsec / 1000) * 1000 };
+    const plan = { origin: pmvalOrigin, deltaNs: pmvalDeltaNs(intervalNs), samples, finish, archive: true, counterWrap: process.env.PCP_COUNTER_WRAP !== undefined };
+
+    const zone = optString(args, 'timezone') ?? (optFlag(args, 'hostzone') && src.ctx.source.kind === 'archive' ? src.ctx.source.zoneinfo || undefined : undefined);
+    if (json) io.stdout(jsonHeader(metrics) + '\n');
+    const collected: Sample[] = [];
+    for await (const s of sampleValues(ctx, metrics, pmids, plan)) {
+      if (json) io.stdout(jsonSample(metrics, s) + '\n');
+      else collected.push(s);
+    }
+    if (!json) {
+      const fmt = zoneFormatter(zone);
+      io.stdout(formatTable(metrics, collected, { source: src.name, host: src.ctx.source.hostname, timeLabel: zone ?? 'local', intervalSec: Number(plan.deltaNs) / 1e9, raw }, fmt));
+    }
+    return 0;
+  } finally {
+    await src.ctx.close();
+  }
+}
+
+export const valuesCommand: Command = {
+  name: 'values',
+  summary: 'metric values over time from archives, as pmval/pmrep report them (rates for counters)',
+  usage: '-a ARCHIVE [-t INTERVAL] [-S START] [-T FINISH] [-s SAMPLES] [-r] [-i INSTANCES] [-z | -Z TZ] [-c CONFIG] [--json] METRIC...',
+  options: valuesOptions,
+  async run(argv, io) {
+    try {
+      return await run(argv, io);
+    } catch (e) {
+      if (isPmError(e)) {
+        io.stderr(`pmdash values: ${e.describe()}\n`);
+        return 1;
+      }
+      throw e;
+    }
+  },
+};

@@ -1,0 +1,162 @@
+// The archive implementation of Context (pmNewContext(PM_CONTEXT_ARCHIVE, names)): metadata
+// lookups answered from the archive reader's merged metadata (archive-format.md §4, §8), and
+// replay — pmSetMode FORW/BACK/INTERP, pmFetch, pmFetchArchive, pmGetArchiveEnd, instance
+// profiles — by replay/replay-session.ts, which reproduces libpcp 6.0.3 exactly. Works the
+// same in the worker, the CLI and the tests; the FileSet decides where bytes come from.
+import { openArchiveSet, type ArchiveSet, type OpenArchiveSetOptions } from '../archive';
+import { PM_ERR_INDOM_LOG, PM_ERR_MODE, PM_ERR_PMID, PM_ERR_PMID_LOG, PmError } from '../errors';
+import type { FileSet } from '../io/file-set';
+import { openStored } from '../io/open-stored';
+import type { IgnoreMarks } from '../replay/interp-bounds';
+import { ReplaySession } from '../replay/replay-session';
+import type { Desc, InDom, InstanceList, PmId, Result, Timestamp } from '../types';
+import { replaySetOf } from './archive-replay-source';
+import { PM_MODE_BACK, PM_MODE_FORW, PM_MODE_INTERP, type Context, type ContextSource, type LabelSet, type PmnsChild, type ProfileChange, type ReplayMode, type TextKind } from './context';
+
+export interface ArchiveContextOptions extends OpenArchiveSetOptions {
+  /** PCP_COUNTER_WRAP is set (libpcp reads the environment; the core is told). */
+  readonly counterWrap?: boolean;
+  /** PCP_IGNORE_MARK_RECORDS, already parsed: unset, empty (all marks), or a gap. */
+  readonly ignoreMarks?: IgnoreMarks;
+}
+
+/** pmNewContext(PM_CONTEXT_ARCHIVE, spec) over a FileSet: `spec` is a name, a comma list or a
+ *  directory, as libpcp accepts them. Rejects with PmError (libpcp's codes) naming the file. */
+export async function openArchiveContext(fs: FileSet, spec: string, options: ArchiveContextOptions = {}): Promise<ArchiveContext> {
+  const set = await openArchiveSet(fs, spec, { ...options, open: options.open ?? ((path: string) => openStored(fs, path)) });
+  try {
+    return await ArchiveContext.fromSet(set, options);
+  } catch (e) {
+    await set.close();
+    throw e;
+  }
+}
+
+export class ArchiveContext implements Context {
+  readonly source: ContextSource;
+  /** Replay state; setMode's positioning is queued here and awaited by the next call. */
+  private pending: Promise<void> = Promise.resolve();
+
+  private constructor(
+    readonly set: ArchiveSet,
+    readonly session: ReplaySession,
+  ) {
+    const label = set.label;
+    this.source = {
+      kind: 'archive',
+      names: set.names,
+      hostname: label.hostname,
+      timezone: label.timezone,
+      zoneinfo: label.zoneinfo.replace(/^:/, ''),
+      start: label.start,
+    };
+  }
+
+  /** A context over an already opened ArchiveSet (it takes ownership: close() closes it). */
+  static async fromSet(set: ArchiveSet, options: ArchiveContextOptions = {}): Promise<ArchiveContext> {
+    const replay = await replaySetOf(set);
+    return new ArchiveContext(set, new ReplaySession(replay, { counterWrap: options.counterWrap, ignoreMarks: options.ignoreMarks }));
+  }
+
+  // ----- metadata -----
+
+  lookupNames(names: readonly string[]): Promise<Array<PmId | number>> {
+    return Promise.resolve(names.map((n) => this.set.metadata.pmns.lookup(n)));
+  }
+
+  nameAll(id: PmId): Promise<string[]> {
+    const names = this.set.metadata.pmns.nameAll(id);
+    return names.length > 0 ? Promise.resolve(names) : Promise.reject(new PmError(PM_ERR_PMID));
+  }
+
+  children(name: string): Promise<PmnsChild[]> {
+    // Deferred so a throw (PM_ERR_NAME, PM_ERR_TEXT, ...) becomes the rejection.
+    return Promise.resolve().then(() => this.set.metadata.pmns.children(name));
+  }
+
+  traverse(name: string): Promise<string[]> {
+    // Deferred so a throw (PM_ERR_NAME, PM_ERR_TEXT, ...) becomes the rejection.
+    return Promise.resolve().then(() => this.set.metadata.pmns.traverse(name));
+  }
+
+  lookupDescs(ids: readonly PmId[]): Promise<Array<Desc | number>> {
+    return Promise.resolve(ids.map((id) => this.set.metadata.desc(id) ?? PM_ERR_PMID_LOG));
+  }
+
+  /** With `at` undefined, every instance ever listed (pmGetInDomArchive); else as of `at`. */
+  getInDom(id: InDom, at?: Timestamp): Promise<InstanceList> {
+    const md = this.set.metadata;
+    const list = at === undefined ? md.indomUnion(id) : md.indomAt(id, at);
+    return list ? Promise.resolve(list) : Promise.reject(new PmError(PM_ERR_INDOM_LOG));
+  }
+
+  lookupText(target: { readonly pmid: PmId } | { readonly indom: InDom }, kind: TextKind): Promise<string> {
+    // Deferred so a throw (PM_ERR_NAME, PM_ERR_TEXT, ...) becomes the rejection.
+    return Promise.resolve().then(() => this.set.metadata.text(target, kind));
+  }
+
+  /** Label sets in force at the current replay time (archives record them over time). */
+  lookupLabels(level: number, ident: number): Promise<LabelSet[]> {
+    return Promise.resolve([...this.set.metadata.labelSets(level, ident, this.session.origin)]);
+  }
+
+  // ----- replay -----
+
+  /**
+   * pmSetMode. A bad mode (PM_MODE_LIVE) throws PM_ERR_MODE at once; the positioning itself
+   * reads records, so it is queued and the next fetch waits for it (libpcp ignores a failed
+   * positioning here and lets the next fetch report it; so does this).
+   */
+  setMode(mode: ReplayMode, origin?: Timestamp, deltaNs?: bigint): void {
+    if (mode !== PM_MODE_INTERP && mode !== PM_MODE_FORW && mode !== PM_MODE_BACK) throw new PmError(PM_ERR_MODE);
+    this.pending = this.pending.then(() => this.session.setMode(mode, origin, deltaNs ?? 0n));
+  }
+
+  /** Waits for queued positioning; its failure (an I/O error) is reported once, here. */
+  private async settle(): Promise<void> {
+    const p = this.pending;
+    this.pending = Promise.resolve();
+    await p;
+  }
+
+  changeProfile(change: ProfileChange): void {
+    this.session.changeProfile(change.op, change.indom, change.instances);
+  }
+
+  async fetch(ids: readonly PmId[]): Promise<Result> {
+    await this.settle();
+    return this.session.fetch(ids);
+  }
+
+  /** pmFetchArchive: the next record as stored, <mark> records included (no sets). */
+  async fetchArchive(): Promise<Result> {
+    await this.settle();
+    return this.session.fetchArchive();
+  }
+
+  /** pmGetArchiveEnd: the time of the last valid record of the latest archive. */
+  async archiveEnd(): Promise<Timestamp> {
+    await this.settle();
+    return this.session.archiveEnd();
+  }
+
+  /** The current replay time (c_origin): where the next fetch looks. */
+  get origin(): Timestamp {
+    return this.session.origin;
+  }
+
+  /** The current mode (PM_MODE_FORW after opening). */
+  get mode(): number {
+    return this.session.currentMode;
+  }
+
+  /** pmDestroyContext. A queued positioning still running finishes first; if it failed, the
+   *  archive is closed all the same and that failure is then reported. */
+  async close(): Promise<void> {
+    try {
+      await this.settle();
+    } finally {
+      await this.set.close();
+    }
+  }
+}
