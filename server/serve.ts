@@ -1,6 +1,7 @@
-// The pmdash server: the built app over HTTP (and, with the live issue, the pmcd bridge on
-// the same origin).
+// The pmdash server: the built app over HTTP and the pmcd WebSocket bridge (bridge.ts) on the
+// same port, so the app reaches live pmcd from its own origin: ws(s)://HOST:PORT/pmcd.
 import { createServer, type Server } from 'node:http';
+import { attachBridge, type Bridge, type BridgeOptions } from './bridge';
 import { staticFiles } from './static-files';
 
 export interface ServeOptions {
@@ -9,20 +10,36 @@ export interface ServeOptions {
   /** Directory of the built app (dist/app). */
   readonly root: string;
   readonly log: (line: string) => void;
+  /** The pmcd bridge's settings; without them the bridge still runs, for localhost:44321. */
+  readonly bridge?: Omit<BridgeOptions, 'log'>;
+}
+
+export interface Served {
+  readonly server: Server;
+  readonly bridge: Bridge;
 }
 
 export async function serve(options: ServeOptions): Promise<Server> {
+  return (await serveWithBridge(options)).server;
+}
+
+/** Like serve(), also handing back the bridge (its policy, open connections). */
+export async function serveWithBridge(options: ServeOptions): Promise<Served> {
   const files = staticFiles(options.root);
-  const server = createServer((req, res) => {
+  const server = createServer();
+  const bridge = attachBridge(server, { ...options.bridge, log: options.log });
+  server.on('request', (req, res) => {
+    if (bridge.handleHttp(req, res)) return;
     files(req, res).catch((e: unknown) => {
       options.log(`error serving ${req.url}: ${e instanceof Error ? e.message : String(e)}`);
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
     });
   });
+  server.on('close', () => bridge.close());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
-  return server;
+  return { server, bridge };
 }

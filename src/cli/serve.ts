@@ -1,19 +1,55 @@
-// `pmdash serve`: serves the built app on one port and prints the URL to open.
+// `pmdash serve`: serves the built app and the pmcd WebSocket bridge on one port and prints
+// the URL to open. The bridge forwards only to the pmcd (or pmproxy-relayed) targets given
+// with --pmcd or PMDASH_PMCD (default localhost:44321); see server/bridge.ts.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { optString, parseArgs, UsageError, type OptionSpec } from './args';
+import { optFlag, optList, optString, parseArgs, UsageError, type OptionSpec } from './args';
 import type { Command } from './command';
-import { serve } from '../../server/serve';
+import { serveWithBridge } from '../../server/serve';
+import { isPmError } from '../pcp-core/errors';
+import { formatTargetSpec, parseTargetSpec } from '../pcp-core/pdu/target-spec';
 
 const options: readonly OptionSpec[] = [
   { short: 'p', long: 'port', value: true, arg: 'N', help: 'port to listen on (default 8044; 0 picks a free one)' },
   { long: 'host', value: true, arg: 'ADDR', help: 'address to listen on (default localhost)' },
+  {
+    long: 'pmcd',
+    value: true,
+    repeat: true,
+    arg: 'HOST[:PORT][@PROXY[:PORT]]',
+    help: 'a pmcd the bridge may reach, directly or through pmproxy (repeatable; the first is the default; else $PMDASH_PMCD, comma-separated, else localhost:44321)',
+  },
+  { long: 'origin', value: true, repeat: true, arg: 'URL', help: 'another page origin allowed to use the bridge (repeatable; the server’s own origin always is)' },
+  { long: 'allow-store', help: 'let bridge clients store metric values (pmstore); off by default' },
+  { long: 'max-connections', value: true, arg: 'N', help: 'most simultaneous bridge connections (default 64)' },
+  { long: 'idle-timeout', value: true, arg: 'SECONDS', help: 'close bridge connections idle this long (default 600)' },
 ];
+
+function positiveInt(text: string | undefined, what: string, fallback: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`bad ${what} '${text}'`);
+  return n;
+}
+
+/** The bridge's targets from --pmcd, else $PMDASH_PMCD, else the local pmcd; canonical. */
+export function bridgeTargets(flags: readonly string[], env: string | undefined): string[] {
+  const given = flags.length > 0 ? flags : (env ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const list = given.length > 0 ? given : ['localhost:44321'];
+  return list.map((t) => {
+    try {
+      return formatTargetSpec(parseTargetSpec(t));
+    } catch (e) {
+      if (isPmError(e)) throw new UsageError(e.message);
+      throw e;
+    }
+  });
+}
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'serve the dashboard (and the pmcd bridge) on one port',
-  usage: '[--port N] [--host ADDR]',
+  summary: 'serve the dashboard and the pmcd bridge on one port',
+  usage: '[--port N] [--host ADDR] [--pmcd HOST:PORT ...] [--origin URL ...] [--allow-store]',
   options,
   async run(argv, io) {
     const args = parseArgs(argv, options);
@@ -21,15 +57,33 @@ export const serveCommand: Command = {
     const port = Number(portText);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`bad port '${portText}'`);
     const host = optString(args, 'host') ?? 'localhost';
+    const targets = bridgeTargets(optList(args, 'pmcd'), process.env.PMDASH_PMCD);
+    const origins = optList(args, 'origin');
+    for (const o of origins) {
+      if (!URL.canParse(o)) throw new UsageError(`bad origin '${o}'`);
+    }
+    const maxConnections = positiveInt(optString(args, 'max-connections'), 'connection limit', 64);
+    const idleTimeoutMs = positiveInt(optString(args, 'idle-timeout'), 'idle timeout', 600) * 1000;
+    const allowStore = optFlag(args, 'allow-store');
     const root = fileURLToPath(new URL('../app', import.meta.url));
     if (!existsSync(root)) {
       io.stderr(`pmdash serve: ${root} is missing; run 'npm run build' first\n`);
       return 1;
     }
-    const server = await serve({ port, host, root, log: (line) => io.stderr(`${new Date().toISOString()} ${line}\n`) });
+    const { server } = await serveWithBridge({
+      port,
+      host,
+      root,
+      log: (line) => io.stderr(`${new Date().toISOString()} ${line}\n`),
+      bridge: { targets, origins, allowStore, maxConnections, idleTimeoutMs },
+    });
     const address = server.address();
     const actual = typeof address === 'object' && address ? address.port : port;
-    io.stdout(`pmdash is serving ${root}\nOpen http://${host}:${actual}/ in a browser (Ctrl-C stops).\n`);
+    io.stdout(
+      `pmdash is serving ${root}\n` +
+        `Open http://${host}:${actual}/ in a browser (Ctrl-C stops).\n` +
+        `pmcd bridge: ws://${host}:${actual}/pmcd?target=HOST:PORT for ${targets.join(', ')}${allowStore ? ' (stores allowed)' : ''}\n`,
+    );
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         server.close(() => resolve());

@@ -1,0 +1,149 @@
+// The bridge's rules, separate from its sockets: which targets and Origins are allowed, and
+// which client PDUs may reach pmcd (pdu-protocol.md §8.5). Everything here is a pure decision
+// over a request or one whole PDU, so each rule is testable on its own.
+import type { IncomingMessage } from 'node:http';
+import { isPmError } from '../src/pcp-core/errors';
+import {
+  CVERSION,
+  PDU_CLIENT_MAX_BYTES,
+  PDU_CREDS,
+  PDU_DESC_IDS,
+  PDU_DESC_REQ,
+  PDU_FETCH,
+  PDU_HIGHRES_FETCH,
+  PDU_INSTANCE_REQ,
+  PDU_LABEL_REQ,
+  PDU_PMNS_CHILD,
+  PDU_PMNS_IDS,
+  PDU_PMNS_NAMES,
+  PDU_PMNS_TRAVERSE,
+  PDU_PROFILE,
+  PDU_RESULT,
+  PDU_TEXT_REQ,
+  PDU_VERSION2,
+  pduTypeName,
+} from '../src/pcp-core/pdu/constants';
+import { decodeCreds } from '../src/pcp-core/pdu/creds-pdu';
+import { decodePdu } from '../src/pcp-core/pdu/decode-any';
+import type { Pdu } from '../src/pcp-core/pdu/pdu-buffer';
+import { BRIDGE_PATH, formatTargetSpec, parseTargetSpec, type TargetSpec } from '../src/pcp-core/pdu/target-spec';
+
+export interface BridgePolicy {
+  /** Allowed targets in canonical form (target-spec.ts); the first is the default. */
+  readonly targets: readonly string[];
+  /** Origins allowed besides the server's own (scheme://host[:port]). */
+  readonly origins: readonly string[];
+  /** Forward client-sent RESULT PDUs (stores). Off unless explicitly enabled. */
+  readonly allowStore: boolean;
+  /** Largest client PDU forwarded (pmcd's own limit, §1.4). */
+  readonly maxPduBytes: number;
+}
+
+export function makePolicy(options: { targets?: readonly string[]; origins?: readonly string[]; allowStore?: boolean; maxPduBytes?: number }): BridgePolicy {
+  const targets = (options.targets && options.targets.length > 0 ? options.targets : ['localhost:44321']).map((t) => formatTargetSpec(parseTargetSpec(t)));
+  const origins = (options.origins ?? []).map((o) => new URL(o).origin);
+  return { targets: [...new Set(targets)], origins, allowStore: options.allowStore ?? false, maxPduBytes: options.maxPduBytes ?? PDU_CLIENT_MAX_BYTES };
+}
+
+/** Why an upgrade is refused: the HTTP status and a short reason (also logged). */
+export interface Refusal {
+  readonly status: number;
+  readonly reason: string;
+}
+
+/**
+ * The Origin rule. Browsers always send Origin on a WebSocket upgrade; a page of another
+ * site must not be able to drive the bridge with the user's network position, so only the
+ * server's own origin (same host and port as the request's Host header) and configured
+ * origins pass. A missing Origin is refused too: non-browser clients can set one.
+ */
+export function checkOrigin(req: IncomingMessage, policy: BridgePolicy): Refusal | undefined {
+  const origin = req.headers.origin;
+  if (!origin) return { status: 403, reason: 'missing Origin header' };
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return { status: 403, reason: `malformed Origin '${origin}'` };
+  }
+  if (policy.origins.includes(parsed.origin)) return undefined;
+  const host = req.headers.host;
+  if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && host !== undefined && parsed.host === host) return undefined;
+  return { status: 403, reason: `Origin '${origin}' is not allowed` };
+}
+
+/** The target a request names (or the default), if it is on the allow-list. */
+export function chooseTarget(req: IncomingMessage, policy: BridgePolicy): { target: TargetSpec; name: string } | Refusal {
+  const url = new URL(req.url ?? '/', 'http://bridge');
+  if (url.pathname !== BRIDGE_PATH) return { status: 404, reason: `no WebSocket endpoint at ${url.pathname}` };
+  const asked = url.searchParams.get('target');
+  const name = asked === null ? policy.targets[0] : canonical(asked);
+  if (name === undefined) return { status: 400, reason: `bad target '${asked ?? ''}'` };
+  if (!policy.targets.includes(name)) return { status: 403, reason: `target '${name}' is not on the bridge's list` };
+  return { target: parseTargetSpec(name), name };
+}
+
+function canonical(text: string): string | undefined {
+  try {
+    return formatTargetSpec(parseTargetSpec(text));
+  } catch (e) {
+    if (isPmError(e)) return undefined;
+    throw e;
+  }
+}
+
+/** Client PDU types a read-only client needs (§8.5); CREDS only as the first PDU. */
+const READ_TYPES = new Set([
+  PDU_PROFILE,
+  PDU_FETCH,
+  PDU_HIGHRES_FETCH,
+  PDU_DESC_REQ,
+  PDU_DESC_IDS,
+  PDU_INSTANCE_REQ,
+  PDU_TEXT_REQ,
+  PDU_LABEL_REQ,
+  PDU_PMNS_NAMES,
+  PDU_PMNS_IDS,
+  PDU_PMNS_CHILD,
+  PDU_PMNS_TRAVERSE,
+]);
+
+/** A verdict on one client PDU: forward it, or close the connection with a reason. */
+export type PduVerdict = { readonly ok: true } | { readonly ok: false; readonly code: number; readonly reason: string };
+
+/** WebSocket close codes used for refusals (RFC 6455 §7.4.1). */
+export const CLOSE_POLICY = 1008;
+export const CLOSE_TOO_BIG = 1009;
+export const CLOSE_UPSTREAM = 1011;
+
+/**
+ * Checks one whole client PDU. `first` is true for the first PDU of the connection, which
+ * must be a plain CREDS (version 2, no feature flags: no TLS, SASL or container exchange
+ * can run through the bridge, and pmcd closes a connection whose first PDU is not CREDS).
+ */
+export function checkClientPdu(pdu: Pdu, first: boolean, policy: BridgePolicy): PduVerdict {
+  const deny = (reason: string): PduVerdict => ({ ok: false, code: CLOSE_POLICY, reason });
+  if (first) {
+    if (pdu.type !== PDU_CREDS) return deny(`the first PDU must be CREDS, not ${pduTypeName(pdu.type)}`);
+    try {
+      const creds = decodeCreds(pdu, 'client');
+      const ok = creds.length === 1 && creds[0]?.type === CVERSION && creds[0].version === PDU_VERSION2 && creds[0].flags === 0;
+      return ok ? { ok: true } : deny('CREDS must name protocol version 2 and request no features');
+    } catch (e) {
+      if (isPmError(e)) return deny(`malformed CREDS: ${e.describe()}`);
+      throw e;
+    }
+  }
+  if (pdu.type === PDU_RESULT) {
+    if (!policy.allowStore) return deny('store (RESULT) PDUs are not allowed by this bridge');
+  } else if (!READ_TYPES.has(pdu.type)) {
+    return deny(`${pduTypeName(pdu.type)} PDUs are not allowed by this bridge`);
+  }
+  try {
+    decodePdu(pdu, 'client');
+  } catch (e) {
+    if (isPmError(e)) return deny(`malformed ${pduTypeName(pdu.type)}: ${e.describe()}`);
+    throw e;
+  }
+  return { ok: true };
+}

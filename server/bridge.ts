@@ -1,0 +1,232 @@
+// The WebSocket-to-pmcd bridge (pdu-protocol.md §8.5), on the same HTTP server and origin as
+// the app. URL scheme: ws[s]://HOST:PORT/pmcd?target=PMCDHOST:PORT[@PROXYHOST:PORT]; without
+// `target` the first allowed target is used; GET /pmcd/targets lists the allowed targets.
+//
+// Data path: browser ⇄ WebSocket (binary messages, arbitrary chunks) ⇄ this bridge ⇄ TCP to
+// pmcd (or to pmproxy, after the bridge itself runs the relay handshake naming the allowed
+// pmcd). Client → pmcd bytes are reassembled into whole PDUs and each is checked by
+// bridge-policy.ts before it is written, so pmcd never waits on a partial PDU and never sees
+// a store, an oversized PDU or a malformed one. pmcd → client bytes are passed on as they
+// come (the client reassembles). Connections are capped, idle ones closed, every connect,
+// refusal and disconnect logged.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { DecodeError, isPmError, PM_ERR_TOOBIG } from '../src/pcp-core/errors';
+import { PduReassembler } from '../src/pcp-core/pdu/reassembler';
+import { BRIDGE_TARGETS_PATH, type TargetSpec } from '../src/pcp-core/pdu/target-spec';
+import { pmproxyRelay } from '../src/pcp-core/pdu/pmproxy-relay';
+import type { Transport } from '../src/pcp-core/pdu/transport';
+import { openTcpTransport } from '../src/node/tcp-transport';
+import { checkClientPdu, checkOrigin, chooseTarget, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_UPSTREAM, makePolicy, type BridgePolicy } from './bridge-policy';
+
+export interface BridgeOptions {
+  /** Allowed targets, `HOST[:PORT][@PROXY[:PORT]]`; the first is the default. */
+  readonly targets?: readonly string[];
+  /** Origins allowed besides the server's own. */
+  readonly origins?: readonly string[];
+  /** Forward client-sent store PDUs (off by default). */
+  readonly allowStore?: boolean;
+  /** Most simultaneous bridge connections (default 64). */
+  readonly maxConnections?: number;
+  /** Close a connection after this long without client traffic (default 10 minutes). */
+  readonly idleTimeoutMs?: number;
+  /** Client PDUs per second per connection before reading is paused (default 5000). */
+  readonly maxPdusPerSecond?: number;
+  /** pmcd → client bytes queued for a slow client before it is disconnected (default 64 MiB). */
+  readonly maxBufferedBytes?: number;
+  readonly log: (line: string) => void;
+  /** Opens the byte stream to a target; defaults to TCP, with pmproxy's relay for proxies. */
+  readonly connectUpstream?: (target: TargetSpec) => Promise<Transport>;
+}
+
+export interface Bridge {
+  readonly policy: BridgePolicy;
+  /** Open bridge connections. */
+  readonly connections: number;
+  /** Answers GET /pmcd/targets; false when the request is not for it. */
+  handleHttp(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Closes every connection. */
+  close(): void;
+}
+
+
+/** Upstream connection through TCP, and pmproxy's relay when the target names a proxy. */
+export async function defaultUpstream(target: TargetSpec): Promise<Transport> {
+  if (!target.proxy) return openTcpTransport(target.host, target.port);
+  return pmproxyRelay(await openTcpTransport(target.proxy.host, target.proxy.port), target.host, target.port);
+}
+
+function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
+  const text = `${reason}\n`;
+  const statusText = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status] ?? 'Error';
+  socket.end(`HTTP/1.1 ${status} ${statusText}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+}
+
+export function attachBridge(server: Server, options: BridgeOptions): Bridge {
+  const policy = makePolicy(options);
+  const maxConnections = options.maxConnections ?? 64;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 10 * 60_000;
+  const upstreamOf = options.connectUpstream ?? defaultUpstream;
+  const maxPdusPerSecond = options.maxPdusPerSecond ?? 5000;
+  const maxBufferedBytes = options.maxBufferedBytes ?? 64 * 1024 * 1024;
+  const log = options.log;
+  // Frames may carry several PDUs; the per-PDU limit is enforced after reassembly.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * policy.maxPduBytes, perMessageDeflate: false });
+  const open = new Set<WebSocket>();
+  let nextId = 1;
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const from = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
+    const chosen = chooseTarget(req, policy);
+    const refusal = 'status' in chosen ? chosen : (checkOrigin(req, policy) ?? (open.size >= maxConnections ? { status: 503, reason: `connection limit (${maxConnections}) reached` } : undefined));
+    if (refusal) {
+      log(`bridge: refused ${from} ${req.url ?? ''} (origin ${req.headers.origin ?? 'none'}): ${refusal.reason}`);
+      refuseUpgrade(socket, refusal.status, refusal.reason);
+      return;
+    }
+    if ('status' in chosen) return;
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const id = nextId++;
+      open.add(ws);
+      log(`bridge: connect #${id} from ${from} origin ${req.headers.origin ?? 'none'} → ${chosen.name}`);
+      runConnection(ws, id, chosen.target, chosen.name);
+    });
+  });
+
+  function runConnection(ws: WebSocket, id: number, target: TargetSpec, name: string): void {
+    const started = Date.now();
+    const reassembler = new PduReassembler(`client #${id}`, policy.maxPduBytes);
+    let upstream: Transport | undefined;
+    let pendingToPmcd: Uint8Array[] = [];
+    let first = true;
+    let bytesIn = 0;
+    let bytesOut = 0;
+    let closing = false;
+    let idleTimer: ReturnType<typeof setTimeout> | undefined;
+    let pdusThisWindow = 0;
+    let windowStart = Date.now();
+    let throttled = false;
+    const windowTimer = setInterval(() => {
+      windowStart = Date.now();
+      if (!throttled) pdusThisWindow = 0;
+    }, 1000);
+
+    const finish = (code: number, reason: string): void => {
+      if (closing) return;
+      closing = true;
+      if (idleTimer) clearTimeout(idleTimer);
+      clearInterval(windowTimer);
+      upstream?.close();
+      // Close reasons are limited to 123 bytes by the protocol.
+      ws.close(code, reason.slice(0, 120));
+      log(`bridge: disconnect #${id} → ${name}: ${reason} (${((Date.now() - started) / 1000).toFixed(1)} s, ${bytesIn} bytes in, ${bytesOut} bytes out)`);
+    };
+    const armIdle = (): void => {
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => finish(1000, `idle for ${Math.round(idleTimeoutMs / 1000)} s`), idleTimeoutMs);
+    };
+    armIdle();
+
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      if (closing) return;
+      armIdle();
+      if (!isBinary) {
+        finish(CLOSE_POLICY, 'text messages are not accepted; send PDU bytes as binary messages');
+        return;
+      }
+      const chunk = toBytes(data);
+      bytesIn += chunk.length;
+      let pdus;
+      try {
+        pdus = reassembler.push(chunk);
+      } catch (e) {
+        if (!isPmError(e)) throw e;
+        const big = e.code === PM_ERR_TOOBIG;
+        finish(big ? CLOSE_TOO_BIG : CLOSE_POLICY, `${big ? 'PDU too large' : 'bad PDU framing'}: ${e instanceof DecodeError ? e.detail : e.message}`);
+        return;
+      }
+      // Rate cap: past the budget of this one-second window, stop reading the socket until
+      // the next window (the client is slowed down, not cut off).
+      pdusThisWindow += pdus.length;
+      if (pdusThisWindow > maxPdusPerSecond && !throttled) {
+        throttled = true;
+        ws.pause();
+        setTimeout(() => {
+          throttled = false;
+          pdusThisWindow = 0;
+          if (!closing) ws.resume();
+        }, Math.max(0, windowStart + 1000 - Date.now()));
+      }
+      for (const pdu of pdus) {
+        const verdict = checkClientPdu(pdu, first, policy);
+        first = false;
+        if (!verdict.ok) {
+          finish(verdict.code, verdict.reason);
+          return;
+        }
+        if (upstream) upstream.send(pdu.bytes);
+        else pendingToPmcd.push(pdu.bytes);
+      }
+    });
+    ws.on('close', (code: number) => {
+      if (!closing) {
+        closing = true;
+        if (idleTimer) clearTimeout(idleTimer);
+        clearInterval(windowTimer);
+        upstream?.close();
+        log(`bridge: disconnect #${id} → ${name}: client closed (code ${code}) (${((Date.now() - started) / 1000).toFixed(1)} s, ${bytesIn} bytes in, ${bytesOut} bytes out)`);
+      }
+      open.delete(ws);
+    });
+    ws.on('error', (e: Error) => finish(CLOSE_UPSTREAM, `WebSocket error: ${e.message}`));
+
+    upstreamOf(target).then(
+      (t) => {
+        if (closing) {
+          t.close();
+          return;
+        }
+        upstream = t;
+        t.onData((chunk) => {
+          bytesOut += chunk.length;
+          // A browser that stops reading must not make the bridge buffer without bound.
+          if (ws.bufferedAmount > maxBufferedBytes) {
+            finish(CLOSE_UPSTREAM, `client is not reading (${ws.bufferedAmount} bytes queued)`);
+            return;
+          }
+          ws.send(chunk, { binary: true });
+        });
+        t.onClose((error) => finish(CLOSE_UPSTREAM, error ? `pmcd connection ended: ${error.describe()}` : 'pmcd connection closed'));
+        for (const bytes of pendingToPmcd) t.send(bytes);
+        pendingToPmcd = [];
+      },
+      (e: unknown) => finish(CLOSE_UPSTREAM, `cannot reach ${name}: ${isPmError(e) ? e.describe() : String(e)}`),
+    );
+  }
+
+  return {
+    policy,
+    get connections() {
+      return open.size;
+    },
+    handleHttp(req, res) {
+      const path = new URL(req.url ?? '/', 'http://bridge').pathname;
+      if (path !== BRIDGE_TARGETS_PATH) return false;
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' });
+      res.end(JSON.stringify({ default: policy.targets[0], targets: policy.targets }));
+      return true;
+    },
+    close() {
+      for (const ws of open) ws.close(1001, 'server shutting down');
+      wss.close();
+    },
+  };
+}
+
+function toBytes(data: RawData): Uint8Array {
+  if (Array.isArray(data)) return new Uint8Array(Buffer.concat(data));
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
