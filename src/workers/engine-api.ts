@@ -107,7 +107,8 @@ export class EngineApi {
 
   /** A whole window of series for one chart (see series-fetch.ts for the semantics). */
   fetchSeries(req: SeriesRequest): Promise<SeriesBlock> {
-    return this.run(req.handle, 'series', (ctx) => fetchSeries(ctx, req));
+    const endMs = this.sources.get(req.handle)?.opened.endMs;
+    return this.run(req.handle, 'series', (ctx) => fetchSeries(ctx, req, endMs !== undefined && Number.isFinite(endMs) ? endMs : Infinity));
   }
 
   /**

@@ -39,7 +39,11 @@ function fakeContext(metrics: FakeMetric[], endSec: number): Context {
     },
     changeProfile: () => undefined,
     fetch(ids: readonly PmId[]): Promise<Result> {
-      if (t > endSec + 1e-9) return Promise.reject(new PmError(PM_ERR_EOL));
+      // libpcp answers PM_ERR_EOL outside the archive but still moves the position.
+    if (t > endSec + 1e-9 || t < 0) {
+      t += step;
+      return Promise.reject(new PmError(PM_ERR_EOL));
+    }
       const now = t;
       t += step;
       const sets = ids.map((id) => {
@@ -135,10 +139,16 @@ describe('fetchSeries', () => {
     expect(b.columns[0]?.plot).toBe(1);
   });
 
-  it('leaves rows past the end of the archive missing', async () => {
+  it('leaves rows before the start and past the end of the archive missing', async () => {
     const ctx = fakeContext([load], 2);
-    const b = await fetchSeries(ctx, { handle: 1, plots: [{ metric: 'kernel.all.load', instances: { kind: 'all' } }], t0Ms: 1000, t1Ms: 4000, stepMs: 1000, rate: true });
-    expect([...(b.columns[0]?.values ?? [])]).toEqual([2, 4, NaN, NaN]);
+    const b = await fetchSeries(ctx, { handle: 1, plots: [{ metric: 'kernel.all.load', instances: { kind: 'all' } }], t0Ms: -2000, t1Ms: 4000, stepMs: 1000, rate: true }, 2000);
+    expect([...(b.columns[0]?.values ?? [])]).toEqual([NaN, NaN, NaN, 2, 4, NaN, NaN]);
+  });
+
+  it('gives counters their rate from the first sample inside the archive', async () => {
+    const ctx = fakeContext([bytes], 100);
+    const b = await fetchSeries(ctx, { handle: 1, plots: [{ metric: 'disk.all.read_bytes', instances: { kind: 'all' } }], t0Ms: -2000, t1Ms: 2000, stepMs: 1000, rate: true }, 100_000);
+    expect([...(b.columns[0]?.values ?? [])]).toEqual([NaN, NaN, NaN, 100, 100]);
   });
 
   it('sizes the grid inclusively and refuses nonsense', () => {

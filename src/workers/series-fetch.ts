@@ -20,8 +20,12 @@ export function gridRows(t0Ms: number, t1Ms: number, stepMs: number): number {
   return Math.min(MAX_ROWS, Math.floor((t1Ms - t0Ms) / stepMs + 1e-9) + 1);
 }
 
-/** Interpolated series for the request's plots; the Context is left in INTERP mode. */
-export async function fetchSeries(ctx: Context, req: SeriesRequest): Promise<SeriesBlock> {
+/**
+ * Interpolated series for the request's plots; the Context is left in INTERP mode. `endMs`
+ * (pmGetArchiveEnd) lets the loop stop at the first PM_ERR_EOL past the end; before the
+ * start libpcp also answers PM_ERR_EOL but moves on, so those rows are just missing.
+ */
+export async function fetchSeries(ctx: Context, req: SeriesRequest, endMs = Infinity): Promise<SeriesBlock> {
   const rows = gridRows(req.t0Ms, req.t1Ms, req.stepMs);
   const timestamps = new Float64Array(rows);
   for (let r = 0; r < rows; r++) timestamps[r] = req.t0Ms + r * req.stepMs;
@@ -38,9 +42,10 @@ export async function fetchSeries(ctx: Context, req: SeriesRequest): Promise<Ser
     try {
       result = await ctx.fetch(pmids);
     } catch (e) {
-      // Past either end of the archive: the remaining rows stay missing.
-      if (isPmError(e) && e.code === PM_ERR_EOL) break;
-      throw e;
+      if (!(isPmError(e) && e.code === PM_ERR_EOL)) throw e;
+      // Past the end nothing more will come; before the start the next grid point may.
+      if (req.t0Ms + (k - prime) * req.stepMs > endMs) break;
+      continue;
     }
     set.apply(result, k - prime);
   }

@@ -72,10 +72,13 @@ describe('legend helpers', () => {
   it('expands pmchart wildcards', () => {
     expect(expandLegend('%h:%m[%i] %I', 'network.interface.in.bytes', 'eth0 primary', 'box.example.com')).toBe('box:in.bytes[eth0] eth0 primary');
   });
-  it('finds the value at or before a time', () => {
-    const s = { times: Float64Array.from([0, 1000, 2000]), values: Float64Array.from([1, 2, 3]) } as never;
-    expect(valueAt(s, 1000)).toBe(2);
-    expect(valueAt(s, 1500)).toBe(2);
-    expect(valueAt(s, -1)).toBeNaN();
+  it('finds the value at the nearest sample, none outside the data', () => {
+    const s = { times: Float64Array.from([0, 1000, 2000]), values: Float64Array.from([1, 2, 3]) };
+    expect(valueAt(s, 1000.0001)).toBe(2);
+    expect(valueAt(s, 999.9999)).toBe(2);
+    expect(valueAt(s, 1400)).toBe(2);
+    expect(valueAt(s, 1600)).toBe(3);
+    expect(valueAt(s, -600)).toBeNaN();
+    expect(valueAt(s, 2600)).toBeNaN();
   });
 });

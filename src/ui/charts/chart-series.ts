@@ -120,16 +120,24 @@ function utilization(series: DisplaySeries[]): DisplaySeries[] {
   });
 }
 
-/** The value of a series at (or nearest before) a time; NaN when none. */
-export function valueAt(s: DisplaySeries, ms: number): number {
+/**
+ * The value of a series at the sample nearest a time (as the tooltip snaps); NaN when the
+ * nearest sample is more than half a step away (outside the data) or has no value.
+ */
+export function valueAt(s: Pick<DisplaySeries, 'times' | 'values'>, ms: number): number {
   const t = s.times;
+  const n = t.length;
+  if (n === 0) return NaN;
   let lo = 0;
-  let hi = t.length - 1;
-  if (hi < 0 || ms < (t[0] ?? Infinity) - 1e-6) return NaN;
+  let hi = n - 1;
   while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((t[mid] ?? Infinity) <= ms + 1e-6) lo = mid;
-    else hi = mid - 1;
+    const mid = (lo + hi) >> 1;
+    if ((t[mid] ?? Infinity) < ms) lo = mid + 1;
+    else hi = mid;
   }
-  return s.values[lo] ?? NaN;
+  // lo is the first sample at or after ms; the one before may be nearer.
+  const i = lo > 0 && Math.abs((t[lo - 1] ?? Infinity) - ms) <= Math.abs((t[lo] ?? Infinity) - ms) ? lo - 1 : lo;
+  const step = n > 1 ? (t[1] ?? 0) - (t[0] ?? 0) : Infinity;
+  if (Math.abs((t[i] ?? Infinity) - ms) > step * 0.51) return NaN;
+  return s.values[i] ?? NaN;
 }

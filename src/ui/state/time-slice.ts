@@ -80,6 +80,12 @@ export function niceInterval(spanMs: number, points: number): number {
   return nice.find((n) => n >= raw) ?? 86400_000;
 }
 
+/** A logged interval (e.g. 1000.05 ms measured) as the round value the user asked pmlogger for. */
+export function roundInterval(ms: number): number {
+  const nice = niceInterval(ms * 0.95, 1);
+  return Math.abs(nice - ms) <= ms * 0.05 ? nice : Math.round(ms);
+}
+
 export function defaultSpeed(intervalMs: number): number {
   return (2 * intervalMs) / 1000;
 }
@@ -119,7 +125,7 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
         // First archive: data visible at once (unlike pmchart, §1d D9).
         const first = s.sources.find((x) => x.status === 'ready' && x.summary?.kind === 'archive')?.summary;
         const span = Math.max(1, b.endMs - b.startMs);
-        const intervalMs = first && first.intervalMs > 0 ? Math.max(first.intervalMs, niceInterval(span, MAX_POINTS)) : niceInterval(span, DEFAULT_POINTS);
+        const intervalMs = first && first.intervalMs > 0 ? Math.max(roundInterval(first.intervalMs), niceInterval(span, MAX_POINTS)) : niceInterval(span, DEFAULT_POINTS);
         const windowMs = Math.min(Math.ceil(span / intervalMs) * intervalMs, DEFAULT_POINTS * intervalMs);
         set({ anchorMs: b.startMs, intervalMs, windowMs, speed: defaultSpeed(intervalMs) });
         set({ positionMs: place(b.startMs + windowMs) });

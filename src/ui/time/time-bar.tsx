@@ -47,9 +47,11 @@ export function TimeBar({ zone }: Props) {
     vcrMode: s.vcrMode,
     speed: s.speed,
     zone: s.zone,
-    bounds: s.bounds ?? archiveUnionBounds(s.sources),
+    startMs: (s.bounds ?? archiveUnionBounds(s.sources))?.startMs,
+    endMs: (s.bounds ?? archiveUnionBounds(s.sources))?.endMs,
   }));
-  const have = t.bounds !== undefined && Number.isFinite(t.positionMs);
+  const bounds = t.startMs !== undefined && t.endMs !== undefined ? { startMs: t.startMs, endMs: t.endMs } : undefined;
+  const have = bounds !== undefined && Number.isFinite(t.positionMs);
   const iv = splitInterval(t.intervalMs);
   /** The position text while the user edits it; otherwise the field shows the position. */
   const [draft, setDraft] = useState<string | undefined>();
@@ -92,8 +94,8 @@ export function TimeBar({ zone }: Props) {
           data-testid="position-slider"
           aria-label="position"
           disabled={!have}
-          min={t.bounds?.startMs ?? 0}
-          max={t.bounds?.endMs ?? 1}
+          min={bounds?.startMs ?? 0}
+          max={bounds?.endMs ?? 1}
           step={t.intervalMs}
           value={have ? t.positionMs : 0}
           onChange={(e) => s.movedPosition(Number(e.target.value))}
