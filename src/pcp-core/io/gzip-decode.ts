@@ -5,7 +5,7 @@
 // exits 2 and libpcp then refuses the file with PM_ERR_LOGREC).
 //
 // gzip -dc also decodes LZW (`compress`), pack and LZH data and single-member zip files.
-// No maintained JavaScript decoder for those formats exists (see io/README.md), so they are
+// No maintained JavaScript decoder for those formats exists (docs/deviations.md), so they are
 // reported as PM_ERR_NYI, named, rather than decoded by home-made code.
 import { Gunzip } from 'fflate';
 import { crc32 } from './crc32';
@@ -48,7 +48,7 @@ export function decodeGzip(name: string, data: Uint8Array): Uint8Array {
   const verify = (i: number, trailerAt: number): boolean => {
     const outEnd = i + 1 < members.length ? members[i + 1].outAt : out.length;
     const outAt = members[i].outAt;
-    if (trailerAt < members[i].at + 18) return false; // no room for header and trailer
+    if (trailerAt < members[i].at + 10) return false; // no room for the 10-byte header
     const view = out.view().subarray(outAt, outEnd);
     return crc32(view) === u32le(data, trailerAt) && view.length % 2 ** 32 === u32le(data, trailerAt + 4);
   };

@@ -245,7 +245,7 @@ describe('damaged compressed files get libpcp verdict, naming the file', () => {
   });
 
   it('says plainly which gzip -dc formats it cannot decode', async () => {
-    // LZW (compress) data in a .Z file: gzip -dc decodes it, we do not (io/README.md).
+    // LZW (compress) data in a .Z file: gzip -dc decodes it, we do not (docs/deviations.md).
     writeFileSync(join(dir, 'lzw.0.Z'), Buffer.from([0x1f, 0x9d, 0x90, 0x41, 0x00]));
     const e = await failure(openStored(new DirFileSet(dir), 'lzw.0.Z'));
     expect(e.code).toBe(PM_ERR_NYI);

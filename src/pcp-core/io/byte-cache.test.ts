@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ByteCache, cacheOwner } from './byte-cache';
+import { GrowableBytes } from './growable-bytes';
+
+describe('ByteCache', () => {
+  it('evicts the least recently used entries beyond its budget, never the newest', () => {
+    const cache = new ByteCache(100);
+    cache.set('a', new Uint8Array(40));
+    cache.set('b', new Uint8Array(40));
+    expect(cache.get('a')).toBeDefined(); // a is now the most recent
+    cache.set('c', new Uint8Array(40)); // evicts b
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.size).toBe(80);
+    cache.set('huge', new Uint8Array(500)); // alone over budget: kept, the rest go
+    expect(cache.get('huge')?.length).toBe(500);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.size).toBe(500);
+  });
+
+  it('drops one owner’s entries', () => {
+    const cache = new ByteCache(1000);
+    const [x, y] = [cacheOwner('t'), cacheOwner('t')];
+    cache.set(`${x}1`, new Uint8Array(1));
+    cache.set(`${y}1`, new Uint8Array(2));
+    cache.deletePrefix(x);
+    expect(cache.get(`${x}1`)).toBeUndefined();
+    expect(cache.get(`${y}1`)?.length).toBe(2);
+    expect(cache.size).toBe(2);
+  });
+});
+
+describe('GrowableBytes', () => {
+  it('appends past its hint', () => {
+    const out = new GrowableBytes(1);
+    for (let i = 0; i < 3000; i++) out.pushByte(i & 0xff);
+    out.push(Uint8Array.of(1, 2, 3));
+    const bytes = out.bytes();
+    expect(bytes.length).toBe(3003);
+    expect(bytes[2999]).toBe(2999 & 0xff);
+    expect([...bytes.subarray(3000)]).toEqual([1, 2, 3]);
+  });
+});
