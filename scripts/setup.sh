@@ -2,7 +2,7 @@
 # Installs what the test suite needs on a Debian machine and starts the services it talks to:
 #   - Debian's chromium (Playwright drives /usr/bin/chromium; no browser is downloaded);
 #   - Performance Co-Pilot: pcp, pcp-testsuite (the QA archives) and python3-pcp (the oracle);
-#   - pmcd on localhost:44321.
+#   - pmcd on localhost:44321, and pmproxy on localhost:44322 (its PCP relay).
 # Idempotent: a second run only checks. Needs root (or sudo) for the first run.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -59,7 +59,17 @@ if ! pmcd_up; then
   pmcd_up || { echo "setup: pmcd did not start on localhost:44321" >&2; exit 1; }
 fi
 
+# pmproxy on localhost:44322, for the live tests of its PCP relay (pmcd@proxy targets).
+# `-h localhost@localhost` makes pminfo go through that relay, so it checks the whole path.
+pmproxy_up() { pminfo -h localhost@localhost hinv.ncpu >/dev/null 2>&1; }
+if ! pmproxy_up; then
+  echo "setup: starting pmproxy"
+  $SUDO /etc/init.d/pmproxy start >/dev/null
+  for _ in $(seq 1 30); do pmproxy_up && break; sleep 1; done
+  pmproxy_up || { echo "setup: pmproxy did not start on localhost:44322 (or its PCP relay is off)" >&2; exit 1; }
+fi
+
 [ -x /usr/bin/chromium ] || { echo "setup: /usr/bin/chromium is missing after install" >&2; exit 1; }
 /usr/bin/python3 -c 'from pcp import pmapi' || { echo "setup: python3-pcp is not importable by /usr/bin/python3" >&2; exit 1; }
 [ -d /var/lib/pcp/testsuite/archives ] || { echo "setup: PCP QA archives are missing" >&2; exit 1; }
-echo "setup: chromium $(/usr/bin/chromium --version 2>/dev/null | awk '{print $2}'), pmcd $(pminfo -h localhost -f pmcd.version | awk '/value/{print $2}' | tr -d '"') on localhost:44321"
+echo "setup: chromium $(/usr/bin/chromium --version 2>/dev/null | awk '{print $2}'), pmcd $(pminfo -h localhost -f pmcd.version | awk '/value/{print $2}' | tr -d '"') on localhost:44321, pmproxy on localhost:44322"
