@@ -4,12 +4,12 @@
 // metric details by name lists, never one call per sample. Every failure leaves as a plain
 // EngineError (engine-error.ts).
 import type { Context } from '../pcp-core/context/context';
-import { PM_ERR_MODE, PM_ERR_NOCONTEXT, PmError } from '../pcp-core/errors';
+import { DerivedContext } from '../pcp-core/derived/derived-context';
+import { PM_ERR_MODE, PM_ERR_NOCONTEXT, PmError, pmErrSymbol } from '../pcp-core/errors';
 import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
 import { groupArchiveFiles, type FileGroups } from './drop-groups';
 import { boundary, toEngineError } from './engine-error';
-import { checkExpression } from './expression-check';
-import type { ExpressionCheck, MetricDetails, PmnsNode, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
+import type { EngineError, ExpressionCheck, MetricDetails, PmnsNode, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
 import { LiveWatch, type LiveListener, type LiveWatchSpec } from './live-watch';
 import { fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
@@ -17,6 +17,10 @@ import { formatUnits } from './units-text';
 
 interface Entry {
   readonly opened: OpenedSource;
+  /** The source's context with per-context derived metrics on top (libpcp's model). */
+  readonly ctx: DerivedContext;
+  /** Expression text → the name it is registered under in `ctx`. */
+  readonly expressions: Map<string, Promise<{ readonly name: string } | { readonly error: EngineError }>>;
   /** Replay state lives in the context, so calls on one source run one at a time. */
   queue: Promise<unknown>;
 }
@@ -47,7 +51,7 @@ export class EngineApi {
     return boundary(describeSpec(spec), async () => {
       const opened = await this.opener(spec, progress ?? (() => undefined));
       const handle = this.nextHandle++;
-      this.sources.set(handle, { opened, queue: Promise.resolve() });
+      this.sources.set(handle, { opened, ctx: new DerivedContext(opened.ctx), expressions: new Map(), queue: Promise.resolve() });
       const src = opened.ctx.source;
       const metricCount = (await opened.ctx.traverse('')).length;
       const startMs = src.kind === 'archive' ? timestampToMs(src.start) : Date.now();
@@ -79,7 +83,7 @@ export class EngineApi {
         this.watches.delete(id);
       }
       await entry.queue.catch(() => undefined);
-      await entry.opened.ctx.close();
+      await entry.ctx.close();
     });
   }
 
@@ -107,8 +111,10 @@ export class EngineApi {
 
   /** A whole window of series for one chart (see series-fetch.ts for the semantics). */
   fetchSeries(req: SeriesRequest): Promise<SeriesBlock> {
-    const endMs = this.sources.get(req.handle)?.opened.endMs;
-    return this.run(req.handle, 'series', (ctx) => fetchSeries(ctx, req, endMs !== undefined && Number.isFinite(endMs) ? endMs : Infinity));
+    const entry = this.sources.get(req.handle);
+    const endMs = entry?.opened.endMs;
+    const define = entry ? (expr: string) => defineExpression(entry, expr) : undefined;
+    return this.run(req.handle, 'series', (ctx) => fetchSeries(ctx, req, endMs !== undefined && Number.isFinite(endMs) ? endMs : Infinity, define));
   }
 
   /**
@@ -121,7 +127,7 @@ export class EngineApi {
       if (!entry) return Promise.reject(new PmError(PM_ERR_NOCONTEXT, undefined, `source ${handle}`));
       if (entry.opened.ctx.source.kind !== 'live') return Promise.reject(new PmError(PM_ERR_MODE, 'not a live source', entry.opened.name));
       const id = this.nextWatch++;
-      const watch = new LiveWatch(entry.opened.ctx, spec, listener, (body) => this.run(handle, 'live fetch', () => body()));
+      const watch = new LiveWatch(entry.ctx, spec, listener, (body) => this.run(handle, 'live fetch', () => body()), (expr) => defineExpression(entry, expr));
       this.watches.set(id, { handle, watch });
       watch.start();
       return Promise.resolve(id);
@@ -136,7 +142,13 @@ export class EngineApi {
 
   /** Validates a derived-metric expression against a source, for the chart editor. */
   checkExpression(handle: SourceHandle, expr: string): Promise<ExpressionCheck> {
-    return this.run(handle, expr, (ctx) => checkExpression(ctx, expr));
+    return this.run(handle, expr, async () => {
+      const entry = this.sources.get(handle);
+      if (!entry) throw new PmError(PM_ERR_NOCONTEXT, undefined, `source ${handle}`);
+      const c = await entry.ctx.checkExpression(expr);
+      if (!c.ok) return { ok: false, message: c.problem.message, caret: Math.max(0, c.problem.span.start) };
+      return { ok: true, units: formatUnits(c.desc.units), sem: formatSem(c.desc.sem), type: formatType(c.desc.type) };
+    });
   }
 
   /** Queues `body` behind earlier calls on the same source; errors leave as EngineError. */
@@ -144,11 +156,24 @@ export class EngineApi {
     return boundary(what, () => {
       const entry = this.sources.get(handle);
       if (!entry) return Promise.reject(new PmError(PM_ERR_NOCONTEXT, undefined, `source ${handle}`));
-      const next = entry.queue.then(() => body(entry.opened.ctx));
+      const next = entry.queue.then(() => body(entry.ctx));
       entry.queue = next.catch(() => undefined);
       return next;
     });
   }
+}
+
+/** Registers an expression once per source (pmAddDerivedMetric) under a generated name. */
+function defineExpression(entry: Entry, expr: string): Promise<{ readonly name: string } | { readonly error: EngineError }> {
+  let p = entry.expressions.get(expr);
+  if (!p) {
+    const name = `pmdash.expr.e${entry.expressions.size + 1}`;
+    p = entry.ctx.addDerived(name, expr).then((r) =>
+      r.status === 0 ? { name } : { error: { code: pmErrSymbol(r.status) ?? 'PM_ERR_BADDERIVE', message: 'message' in r ? r.message.trim() : '', context: expr } },
+    );
+    entry.expressions.set(expr, p);
+  }
+  return p;
 }
 
 async function describeMetric(ctx: Context, name: string, id: PmId | number | undefined): Promise<MetricDetails> {

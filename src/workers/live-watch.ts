@@ -6,7 +6,7 @@ import type { Context } from '../pcp-core/context/context';
 import { ColumnSet } from './column-set';
 import { toEngineError } from './engine-error';
 import type { LiveListener, PlotRequest } from './engine-types';
-import { resolvePlots } from './plot-resolve';
+import { resolvePlots, type ExpressionDefiner } from './plot-resolve';
 import { timestampToMs } from './series-time';
 
 export type { LiveEvent, LiveListener } from './engine-types';
@@ -28,6 +28,7 @@ export class LiveWatch {
     private readonly emit: LiveListener,
     /** Runs `body` in the source's call queue so fetches never interleave with others. */
     private readonly queue: <T>(body: () => Promise<T>) => Promise<T>,
+    private readonly define?: ExpressionDefiner,
   ) {}
 
   start(): void {
@@ -44,7 +45,7 @@ export class LiveWatch {
     const began = Date.now();
     try {
       await this.queue(async () => {
-        this.set ??= new ColumnSet(await resolvePlots(this.ctx, this.spec.plots), this.spec.rate);
+        this.set ??= new ColumnSet(await resolvePlots(this.ctx, this.spec.plots, this.define), this.spec.rate);
         const set = this.set;
         set.allocate(1);
         const result = await this.ctx.fetch(set.pmids);

@@ -40,9 +40,25 @@ function failed(metric: string, e: unknown): ResolvedPlot {
   return { ok: false, metric, error: toEngineError(e, metric) };
 }
 
-/** Resolves every plot; never throws for a plot's own problem. */
-export async function resolvePlots(ctx: Context, plots: readonly PlotRequest[]): Promise<ResolvedPlot[]> {
-  const names = plots.map((p) => p.metric);
+/** Registers a derived expression in the context: its metric name, or why it was refused. */
+export type ExpressionDefiner = (expr: string) => Promise<{ readonly name: string } | { readonly error: EngineError }>;
+
+/**
+ * Resolves every plot; never throws for a plot's own problem. Plots with an expression are
+ * defined through `define` first and then resolved by the derived metric's name.
+ */
+export async function resolvePlots(ctx: Context, plots: readonly PlotRequest[], define?: ExpressionDefiner): Promise<ResolvedPlot[]> {
+  const exprErrors = new Map<number, EngineError>();
+  const names: string[] = [];
+  for (const [i, p] of plots.entries()) {
+    if (p.expr === undefined) {
+      names.push(p.metric);
+      continue;
+    }
+    const d = define ? await define(p.expr) : { error: toEngineError(new PmError(PM_ERR_CONV, 'derived metrics are not available here', p.expr)) };
+    if ('error' in d) exprErrors.set(i, d.error);
+    names.push('error' in d ? p.metric : d.name);
+  }
   const ids = await ctx.lookupNames(names);
   const known = ids.filter((id): id is PmId => typeof id === 'number' && id >= 0);
   const descs = known.length ? await ctx.lookupDescs(known) : [];
@@ -52,8 +68,9 @@ export async function resolvePlots(ctx: Context, plots: readonly PlotRequest[]):
   const out: ResolvedPlot[] = [];
   for (const [i, plot] of plots.entries()) {
     const id = ids[i];
-    if (plot.expr !== undefined) {
-      out.push(failed(plot.metric, new PmError(PM_ERR_CONV, 'derived metrics are not available in this build yet', plot.expr)));
+    const exprError = exprErrors.get(i);
+    if (exprError) {
+      out.push({ ok: false, metric: plot.metric, error: exprError });
       continue;
     }
     if (id === undefined || id < 0) {

@@ -6,7 +6,7 @@ import { PM_MODE_INTERP, type Context } from '../pcp-core/context/context';
 import { PM_ERR_EOL, isPmError } from '../pcp-core/errors';
 import { ColumnSet } from './column-set';
 import type { SeriesBlock, SeriesRequest } from './engine-types';
-import { resolvePlots } from './plot-resolve';
+import { resolvePlots, type ExpressionDefiner } from './plot-resolve';
 import { msToTimestamp } from './series-time';
 
 export { msToTimestamp, timestampToMs } from './series-time';
@@ -25,11 +25,11 @@ export function gridRows(t0Ms: number, t1Ms: number, stepMs: number): number {
  * (pmGetArchiveEnd) lets the loop stop at the first PM_ERR_EOL past the end; before the
  * start libpcp also answers PM_ERR_EOL but moves on, so those rows are just missing.
  */
-export async function fetchSeries(ctx: Context, req: SeriesRequest, endMs = Infinity): Promise<SeriesBlock> {
+export async function fetchSeries(ctx: Context, req: SeriesRequest, endMs = Infinity, define?: ExpressionDefiner): Promise<SeriesBlock> {
   const rows = gridRows(req.t0Ms, req.t1Ms, req.stepMs);
   const timestamps = new Float64Array(rows);
   for (let r = 0; r < rows; r++) timestamps[r] = req.t0Ms + r * req.stepMs;
-  const set = new ColumnSet(await resolvePlots(ctx, req.plots), req.rate);
+  const set = new ColumnSet(await resolvePlots(ctx, req.plots, define), req.rate);
   set.allocate(rows);
   const pmids = set.pmids;
   const done = (): SeriesBlock => ({ t0Ms: req.t0Ms, t1Ms: req.t1Ms, stepMs: req.stepMs, timestamps, plots: set.plots, columns: set.columns() });
