@@ -1,9 +1,17 @@
-// Turns a SourceSpec into a Context: dropped files and URLs become archive contexts, a host
-// becomes a live context through the bridge. The one place that knows which pcp-core modules
-// build contexts, so the facade (engine-api.ts) stays independent of them.
-import type { Context } from '../pcp-core/context/context';
-import { PM_ERR_NYI, PmError } from '../pcp-core/errors';
+// Turns a SourceSpec into a Context: dropped files become an archive context over a FileSet of
+// Blobs, a URL an archive context over HTTP Range reads, a host a live context through the
+// pmcd WebSocket bridge. The one place that knows which pcp-core modules build contexts, so
+// the facade (engine-api.ts) stays independent of them.
+import { openArchiveContext, type ArchiveContext } from '../pcp-core/context/archive-context';
+import { PM_MODE_FORW, type Context } from '../pcp-core/context/context';
+import { LiveContext } from '../pcp-core/context/live-context';
+import { PM_ERR_EOL, PM_ERR_NOTARCHIVE, PmError, isPmError } from '../pcp-core/errors';
+import { blobFileSet } from '../pcp-core/io/blob-file-set';
+import { HttpFileSet } from '../pcp-core/io/http-file-set';
+import { openWebSocketTransport } from '../pcp-core/pdu/websocket-transport';
+import { groupArchiveFiles } from './drop-groups';
 import type { ProgressFn, SourceSpec } from './engine-types';
+import { timestampToMs } from './series-time';
 
 /** An opened source: its context plus what the facade reports about it. */
 export interface OpenedSource {
@@ -19,7 +27,7 @@ export interface OpenedSource {
 export function describeSpec(spec: SourceSpec): string {
   switch (spec.kind) {
     case 'files':
-      return spec.files.length === 1 ? (spec.files[0]?.path ?? 'files') : `${spec.files.length} files`;
+      return spec.files.length === 1 ? (spec.files[0]?.path ?? 'files') : (groupArchiveFiles(spec.files.map((f) => f.path)).archives[0]?.base ?? `${spec.files.length} files`);
     case 'url':
       return spec.url;
     case 'live':
@@ -27,7 +35,60 @@ export function describeSpec(spec: SourceSpec): string {
   }
 }
 
-export function openSource(spec: SourceSpec, _progress: ProgressFn): Promise<OpenedSource> {
-  // The archive reader (issue 3/4) and the live context (issue 6) plug in here as they land.
-  return Promise.reject(new PmError(PM_ERR_NYI, `opening ${spec.kind} sources is not available in this build yet`, describeSpec(spec)));
+/** Records read to estimate the logging interval. */
+const INTERVAL_PROBE_RECORDS = 40;
+
+/** The median gap between the first records: the archive's usual logging interval. */
+async function probeInterval(ctx: ArchiveContext): Promise<number> {
+  const start = ctx.source.kind === 'archive' ? ctx.source.start : { sec: 0, nsec: 0 };
+  ctx.setMode(PM_MODE_FORW, start);
+  const times: number[] = [];
+  for (let i = 0; i < INTERVAL_PROBE_RECORDS; i++) {
+    try {
+      times.push(timestampToMs((await ctx.fetchArchive()).timestamp));
+    } catch (e) {
+      if (isPmError(e) && e.code === PM_ERR_EOL) break;
+      throw e;
+    }
+  }
+  // Records a few ms apart are one sample split in two (e.g. "once" metrics): ignore them.
+  const gaps = times.slice(1).map((t, i) => t - (times[i] ?? t)).filter((g) => g > 50).sort((a, b) => a - b);
+  return gaps.length ? (gaps[gaps.length >> 1] ?? 0) : 0;
+}
+
+async function archiveOpened(ctx: ArchiveContext, name: string): Promise<OpenedSource> {
+  try {
+    const endMs = timestampToMs(await ctx.archiveEnd());
+    const intervalMs = await probeInterval(ctx);
+    return { ctx, name, endMs, intervalMs, warnings: [] };
+  } catch (e) {
+    await ctx.close();
+    throw e;
+  }
+}
+
+export async function openSource(spec: SourceSpec, progress: ProgressFn): Promise<OpenedSource> {
+  switch (spec.kind) {
+    case 'files': {
+      const groups = groupArchiveFiles(spec.files.map((f) => f.path));
+      const archive = groups.archives[0];
+      if (!archive || groups.archives.length > 1) throw new PmError(PM_ERR_NOTARCHIVE, 'expected the files of exactly one archive (BASE.meta, BASE.index, BASE.0 …)', describeSpec(spec));
+      progress({ phase: `reading ${archive.base}`, done: 0, total: 0 });
+      const fs = blobFileSet(archive.base, spec.files.map((f) => ({ path: f.path, blob: f.file })));
+      const ctx = await openArchiveContext(fs, archive.base);
+      return archiveOpened(ctx, archive.base.split('/').pop() ?? archive.base);
+    }
+    case 'url': {
+      progress({ phase: `finding the files of ${spec.url}`, done: 0, total: 0 });
+      const fs = await HttpFileSet.forArchive(spec.url);
+      progress({ phase: `reading ${fs.archive}`, done: 0, total: 0 });
+      const ctx = await openArchiveContext(fs, fs.archive);
+      return archiveOpened(ctx, fs.archive);
+    }
+    case 'live': {
+      progress({ phase: `connecting to ${spec.host}`, done: 0, total: 0 });
+      const ctx = await LiveContext.open({ target: spec.host, connect: () => openWebSocketTransport(spec.bridgeUrl) });
+      return { ctx, name: spec.host, endMs: NaN, intervalMs: 0, warnings: [] };
+    }
+  }
 }
