@@ -30,13 +30,28 @@ export function httpError(name: string, response: Response): PmError {
   return new PmError(code, undefined, `${name} (HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''})`);
 }
 
-/** Runs fetch, turning network failures into PmError naming the URL. */
+/**
+ * Runs fetch, turning network failures into PmError naming the URL. A request that fails
+ * before any answer is sent once more: the usual cause is a kept-alive connection the server
+ * closed just as it was reused, and every request here (GET, HEAD) is idempotent.
+ */
 export async function fetchOrFail(fetchFn: Fetch, name: string, url: string, init?: RequestInit): Promise<Response> {
   try {
     return await fetchFn(url, init);
-  } catch (e) {
-    throw new PmError(EIO, undefined, `${name} (${e instanceof Error ? e.message : 'request failed'})`);
+  } catch {
+    try {
+      return await fetchFn(url, init);
+    } catch (e) {
+      throw new PmError(EIO, undefined, `${name} (${describeFailure(e)})`);
+    }
   }
+}
+
+/** A fetch failure's message with its cause ("fetch failed: connect ECONNREFUSED ..."). */
+function describeFailure(e: unknown): string {
+  if (!(e instanceof Error)) return 'request failed';
+  const cause = (e as Error & { cause?: unknown }).cause;
+  return cause instanceof Error && cause.message ? `${e.message}: ${cause.message}` : e.message;
 }
 
 /** "bytes a-b/total" → [a, b, total]; total may be '*' (unknown) → NaN. */
