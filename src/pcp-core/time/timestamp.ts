@@ -139,6 +139,15 @@ export function subtractTimestampsReal(a: Timestamp, b: Timestamp): number {
  * below 1) or negative (negative secs); the result here is normalised, the same instant.
  */
 export function timestampFromReal(secs: number): Timestamp {
+  const raw = timespecFromReal(secs);
+  return makeTimestamp(raw.sec, raw.nsec);
+}
+
+/**
+ * pmtimespecFromReal exactly, unnormalised: tv_nsec may be 1e9 (or negative for negative
+ * secs) as libpcp leaves it. time-window.ts needs this to reproduce libpcp's comparisons.
+ */
+export function timespecFromReal(secs: number): { readonly sec: number; readonly nsec: number } {
   const whole = Math.trunc(secs);
   const frac = secs - whole; // exact
   if (frac === 0) return { sec: whole, nsec: 0 };
@@ -154,5 +163,5 @@ export function timestampFromReal(secs: number): Timestamp {
   const sNeg = sum < 0n;
   const s = roundRational(sNeg ? -sum : sum, 1n << BigInt(scale), EXTENDED_BITS, EXTENDED_MIN_EXP);
   const truncated = s.exp >= 0 ? s.mant << BigInt(s.exp) : s.mant >> BigInt(-s.exp);
-  return makeTimestamp(whole, Number(sNeg ? -truncated : truncated));
+  return { sec: whole, nsec: Number(sNeg ? -truncated : truncated) };
 }
