@@ -4,11 +4,13 @@
 // pmval does (values-sampler.ts). Sample counts follow pmval: -s N fetches, else until -T,
 // else until the end of the archive. Output: a table, or --json lines (values-format.ts).
 //
-// Extension points for the other sources and layers (kept here, in one place):
-//   - live hosts: an `-h HOST` option and its Context, opened in openSource();
+// Sources: archives (-a) or a live pmcd (-h HOST[:PORT], HOST@PROXY, or ws://BRIDGE/pmcd?...,
+// opened by openLiveContext), sampled with a fetch every -t. Extension point for the other
+// layer (kept here, in one place):
 //   - derived metrics: `-c CONFIG` files applied in applyDerivedConfig().
 // The rest of the command works on any Context.
 import { DirFileSet } from '../node/dir-file-set';
+import { openLiveContext } from '../node/open-live-context';
 import { openArchiveContext, type ArchiveContext } from '../pcp-core/context/archive-context';
 import type { Context } from '../pcp-core/context/context';
 import { PM_ERR_INDOM_LOG, PM_ERR_INST_LOG, isPmError, pmErrStr } from '../pcp-core/errors';
@@ -19,11 +21,12 @@ import { PM_INDOM_NULL } from '../pcp-core/types';
 import { optFlag, optList, optString, parseArgs, UsageError, type OptionSpec } from './args';
 import type { Command, CommandIo } from './command';
 import { formatTable, jsonHeader, jsonSample } from './values-format';
-import { isRateConverted, sampleValues, type Sample, type SampledMetric } from './values-sampler';
+import { isRateConverted, sampleValues, type Sample, type SampledMetric, type SamplingPlan } from './values-sampler';
 import { parseIntervalNs, parseWindowTime, zoneFormatter } from './values-time';
 
 export const valuesOptions: OptionSpec[] = [
   { short: 'a', long: 'archive', value: true, repeat: true, arg: 'ARCHIVE', help: 'archive (name, file, directory or comma list); repeat to join several' },
+  { short: 'h', long: 'host', value: true, arg: 'HOST', help: 'live pmcd: HOST[:PORT], HOST[:PORT]@PROXY[:PORT] (pmproxy relay) or ws[s]://SERVER/pmcd[?target=HOST:PORT] (pmdash bridge)' },
   { short: 't', long: 'interval', value: true, arg: 'INTERVAL', help: 'sampling interval, e.g. 10, 2.5sec, 250msec (default 1 sec)' },
   { short: 'S', long: 'start', value: true, arg: 'TIME', help: 'first sample: +offset from the archive start, -offset from its end' },
   { short: 'T', long: 'finish', value: true, arg: 'TIME', help: 'last sample time (default: the end of the archive)' },
@@ -62,8 +65,13 @@ function ignoreMarksFromEnv(io: CommandIo): IgnoreMarks {
   }
 }
 
-async function openSource(archives: readonly string[], io: CommandIo): Promise<OpenedSource> {
-  if (archives.length === 0) throw new UsageError('a metric source is required: -a ARCHIVE');
+async function openSource(archives: readonly string[], host: string | undefined, io: CommandIo): Promise<OpenedSource> {
+  if (host !== undefined) {
+    if (archives.length > 0) throw new UsageError('-a and -h are mutually exclusive');
+    // The first connection is not retried: a wrong host is reported at once.
+    return { ctx: await openLiveContext(host), name: host };
+  }
+  if (archives.length === 0) throw new UsageError('a metric source is required: -a ARCHIVE or -h HOST');
   const name = archives.join(',');
   const ctx = await openArchiveContext(new DirFileSet(), name, {
     counterWrap: process.env.PCP_COUNTER_WRAP !== undefined,
@@ -108,7 +116,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   const raw = optFlag(args, 'raw');
   const json = optFlag(args, 'json');
 
-  const src = await openSource(optList(args, 'archive'), io);
+  const src = await openSource(optList(args, 'archive'), optString(args, 'host'), io);
   try {
     const ctx = await applyDerivedConfig(src.ctx, optList(args, 'derived'));
     // Metrics and descriptors.
@@ -152,24 +160,32 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
         ctx.changeProfile({ op: 'add', indom: m.desc.indom, instances: chosen });
       }
     }
-    if (!src.archive) throw new UsageError('only archives are supported as a source in this build');
-    // Time window and sample count, as pmval computes them.
-    const start = src.ctx.source.kind === 'archive' ? src.ctx.source.start : { sec: 0, nsec: 0 };
-    const end = await src.archive.archiveEnd();
-    const startText = optString(args, 'start');
-    const finishText = optString(args, 'finish');
-    const origin = startText === undefined ? start : parseWindowTime(startText, '-S', start, end);
-    const finish = finishText === undefined ? end : parseWindowTime(finishText, '-T', start, end);
-    let samples = samplesOpt;
-    if (samples === undefined) {
-      const step = timestampToReal({ sec: Number(intervalNs / 1_000_000_000n), nsec: Number(intervalNs % 1_000_000_000n) });
-      const n = Math.trunc((timestampToReal(finish) - timestampToReal(origin)) / step);
-      samples = n < 0 ? 0 : n + 1;
+    const zoneinfo = src.ctx.source.kind === 'archive' || src.ctx.source.kind === 'live' ? src.ctx.source.zoneinfo : '';
+    const zone = optString(args, 'timezone') ?? (optFlag(args, 'hostzone') ? zoneinfo || undefined : undefined);
+    let plan: SamplingPlan;
+    if (!src.archive) {
+      // Live: a fetch every -t from now on, -s times (or until interrupted, with --json).
+      if (optString(args, 'start') !== undefined || optString(args, 'finish') !== undefined) throw new UsageError('-S and -T apply to archives; with -h use -s N');
+      if (samplesOpt === undefined && !json) throw new UsageError('with -h, give -s N for a table, or --json to stream samples until interrupted');
+      plan = { origin: { sec: 0, nsec: 0 }, deltaNs: pmvalDeltaNs(intervalNs), samples: samplesOpt, archive: false, counterWrap: process.env.PCP_COUNTER_WRAP !== undefined };
+    } else {
+      // Time window and sample count, as pmval computes them.
+      const start = src.ctx.source.kind === 'archive' ? src.ctx.source.start : { sec: 0, nsec: 0 };
+      const end = await src.archive.archiveEnd();
+      const startText = optString(args, 'start');
+      const finishText = optString(args, 'finish');
+      const origin = startText === undefined ? start : parseWindowTime(startText, '-S', start, end);
+      const finish = finishText === undefined ? end : parseWindowTime(finishText, '-T', start, end);
+      let samples = samplesOpt;
+      if (samples === undefined) {
+        const step = timestampToReal({ sec: Number(intervalNs / 1_000_000_000n), nsec: Number(intervalNs % 1_000_000_000n) });
+        const n = Math.trunc((timestampToReal(finish) - timestampToReal(origin)) / step);
+        samples = n < 0 ? 0 : n + 1;
+      }
+      const pmvalOrigin: Timestamp = { sec: origin.sec, nsec: Math.floor(origin.nsec / 1000) * 1000 };
+      plan = { origin: pmvalOrigin, deltaNs: pmvalDeltaNs(intervalNs), samples, finish, archive: true, counterWrap: process.env.PCP_COUNTER_WRAP !== undefined };
     }
-    const pmvalOrigin: Timestamp = { sec: origin.sec, nsec: Math.floor(origin.nsec / 1000) * 1000 };
-    const plan = { origin: pmvalOrigin, deltaNs: pmvalDeltaNs(intervalNs), samples, finish, archive: true, counterWrap: process.env.PCP_COUNTER_WRAP !== undefined };
 
-    const zone = optString(args, 'timezone') ?? (optFlag(args, 'hostzone') && src.ctx.source.kind === 'archive' ? src.ctx.source.zoneinfo || undefined : undefined);
     if (json) io.stdout(jsonHeader(metrics) + '\n');
     const collected: Sample[] = [];
     for await (const s of sampleValues(ctx, metrics, pmids, plan)) {
@@ -188,8 +204,8 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
 
 export const valuesCommand: Command = {
   name: 'values',
-  summary: 'metric values over time from archives, as pmval/pmrep report them (rates for counters)',
-  usage: '-a ARCHIVE [-t INTERVAL] [-S START] [-T FINISH] [-s SAMPLES] [-r] [-i INSTANCES] [-z | -Z TZ] [-c CONFIG] [--json] METRIC...',
+  summary: 'metric values over time from archives or a live pmcd, as pmval/pmrep report them (rates for counters)',
+  usage: '-a ARCHIVE | -h HOST [-t INTERVAL] [-S START] [-T FINISH] [-s SAMPLES] [-r] [-i INSTANCES] [-z | -Z TZ] [-c CONFIG] [--json] METRIC...',
   options: valuesOptions,
   async run(argv, io) {
     try {

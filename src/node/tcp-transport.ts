@@ -14,6 +14,10 @@ export interface TcpOptions {
 /** A socket error as a PmError with the negated errno where Node names one. */
 export function socketError(e: unknown, peer: string): PmError {
   const err = e as NodeJS.ErrnoException;
+  // A name that does not resolve: libpcp reports EHOSTUNREACH ("No route to host").
+  if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN' || err.code === 'EAI_NONAME') {
+    return new PmError(-113, `${pmErrStr(-113)} (cannot resolve the host name)`, peer);
+  }
   const errno = typeof err.code === 'string' ? (constants.errno as Record<string, number | undefined>)[err.code] : undefined;
   if (errno !== undefined) return new PmError(-errno, pmErrStr(-errno), peer);
   return new PmError(PM_ERR_IPC, err instanceof Error ? err.message : String(e), peer);
