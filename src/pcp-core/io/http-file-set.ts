@@ -41,6 +41,7 @@ export class HttpFileSet implements FileSet {
     const parsed = new URL(url);
     const slash = parsed.pathname.lastIndexOf('/');
     const last = decodeURIComponent(parsed.pathname.slice(slash + 1));
+    if (last === '') throw new PmError(ENOENT, undefined, `${url} (HTTP cannot list a directory: name an archive or one of its files)`);
     parsed.pathname = parsed.pathname.slice(0, slash + 1);
     parsed.search = '';
     parsed.hash = '';

@@ -7,7 +7,7 @@
 //
 // Limits of xz-embedded, met by no file PCP writes: filters other than LZMA2 (BCJ, delta)
 // are reported as PM_ERR_NYI; checks it cannot compute (SHA-256) are dropped from the frame,
-// and SHA-256 is verified here instead with WebCrypto.
+// and SHA-256 is verified here instead with WebCrypto where the platform has it.
 import type * as XzDecompress from 'xz-decompress';
 import type { ByteSource } from './byte-source';
 import type { XzBlock } from './xz-layout';
@@ -176,7 +176,9 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
     throw blockError(name, block, code ? (XZ_ERRORS[code] ?? `xz error ${code}`) : String(e));
   }
   if (got !== want) throw blockError(name, block, `decoded ${got} bytes, the index says ${block.uncompressedSize}`);
-  if (block.stream.checkType === CHECK_SHA256 && want === block.uncompressedSize) {
+  // WebCrypto exists in Node and in workers of secure contexts; elsewhere the check is skipped,
+  // as liblzma skips checks it does not know.
+  if (block.stream.checkType === CHECK_SHA256 && want === block.uncompressedSize && globalThis.crypto?.subtle) {
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', out));
     const check = stored.subarray(pad4(unpadded), pad4(unpadded) + 32);
     if (!digest.every((b, i) => b === check[i])) throw blockError(name, block, 'SHA-256 mismatch');
