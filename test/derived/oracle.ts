@@ -1,11 +1,21 @@
 // Helpers for the derived-metric conformance tests: run one of the python3-pcp oracle scripts
 // (test/oracle/derived-*.py) with a JSON request on stdin and parse its JSON reply.
 import { join } from 'node:path';
-import { PYTHON, runTool } from '../oracle';
+import { writeFileSync } from 'node:fs';
+import { PYTHON, runTool, scratchDir } from '../oracle';
 
 export async function runDerivedOracle<T>(script: string, request: unknown, args: readonly string[] = [], env?: NodeJS.ProcessEnv): Promise<T> {
   const path = join(import.meta.dirname, '..', 'oracle', script);
-  const run = await runTool(PYTHON, [path, ...args], { input: JSON.stringify(request), env: { PCP_DERIVED_CONFIG: '', ...env } });
+  const input = JSON.stringify(request);
+  let run;
+  try {
+    run = await runTool(PYTHON, [path, ...args], { input, env: { PCP_DERIVED_CONFIG: '', ...env } });
+  } catch (e) {
+    // A crash (signal) of the oracle: keep the request so the case can be replayed by hand.
+    const keep = join(scratchDir('pmdash-derived-oracle-'), 'request.json');
+    writeFileSync(keep, input);
+    throw new Error(`oracle ${script} died (request in ${keep}): ${(e as Error).message}`, { cause: e });
+  }
   if (run.status !== 0) throw new Error(`oracle ${script} exited ${run.status}: ${run.stderr}`);
   return JSON.parse(run.stdout) as T;
 }
