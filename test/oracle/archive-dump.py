@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """libpcp's record-by-record read of an archive, as `pmdash dump --json` lines.
 
-Usage: archive-dump.py ARCHIVE [ARCHIVE...]
+Usage: archive-dump.py ARCHIVE [ARCHIVE...]   or   archive-dump.py -   (names on stdin, one a line)
 Each ARCHIVE is a pmNewContext archive name (base, file, comma list or directory). For each
 one: PM_CONTEXT_ARCHIVE, then pmFetchHighResArchive until it fails; every result is one JSON
 line, in the format src/cli/dump-json.ts documents:
@@ -302,7 +302,14 @@ def dump(name, out):
 
 def main():
     out = sys.stdout
-    for name in sys.argv[1:]:
+    names = sys.argv[1:]
+    if names == ['-']:
+        # Serve names as they arrive, so a test can stream-compare archive after archive.
+        for line in sys.stdin:
+            dump(line.rstrip('\n'), out)
+            out.flush()
+        return
+    for name in names:
         dump(name, out)
     out.flush()
 

@@ -77,6 +77,7 @@ export function checkRecord(view: DataView, start: number, fileOffset: number, c
   // 8 bytes of length words); its bounds checks are against that length.
   const pduLen = R + 4;
   const end = start + R - 4; // the trailer: value data must end exactly here
+  if (start + R > view.byteLength) bad(ctx, fileOffset, `record of ${R} bytes runs past the ${view.byteLength - start} bytes given`);
   if (R - 4 < H) bad(ctx, fileOffset, `record of ${R} bytes is shorter than a ${H + 4}-byte header`);
   // §5.1: timestamp @4, i32 numpmid @4+stampSize.
   const timestamp: Timestamp = decodeStamp(view, start + 4, ctx.format.version);

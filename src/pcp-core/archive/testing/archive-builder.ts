@@ -303,11 +303,17 @@ export function encodeRecord(r: RecordSpec, version: LogVersion): Uint8Array {
 }
 
 /** Payload helpers for value blocks. */
+function sized(n: number, set: (v: DataView) => void): Uint8Array {
+  const b = new Uint8Array(n);
+  set(new DataView(b.buffer));
+  return b;
+}
+
 export const payload = {
-  u64: (v: bigint): Uint8Array => new ByteWriter().u64(v).result(),
-  i64: (v: bigint): Uint8Array => new ByteWriter().i64(v).result(),
-  f32: (v: number): Uint8Array => new ByteWriter().f32(v).result(),
-  f64: (v: number): Uint8Array => new ByteWriter().f64(v).result(),
+  u64: (v: bigint): Uint8Array => sized(8, (d) => d.setBigUint64(0, v)),
+  i64: (v: bigint): Uint8Array => sized(8, (d) => d.setBigInt64(0, v)),
+  f32: (v: number): Uint8Array => sized(4, (d) => d.setFloat32(0, v)),
+  f64: (v: number): Uint8Array => sized(8, (d) => d.setFloat64(0, v)),
   string: (s: string): Uint8Array => new ByteWriter().bytes(utf8.encode(s)).u8(0).result(),
   bytes: (b: ArrayLike<number>): Uint8Array => Uint8Array.from(b),
 };

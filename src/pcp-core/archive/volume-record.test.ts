@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { checkRecord, decodeRecord, type RecordContext } from './volume-record';
+import { LOG_FORMAT_V2, LOG_FORMAT_V3 } from './log-format';
+import { DecodeError, PM_ERR_LOGREC } from '../errors';
+import { PM_TYPE_32, PM_TYPE_STRING, PM_TYPE_U64, pmid, type PmId } from '../types';
+import { encodeRecord, frame, payload, type RecordSpec } from './testing/archive-builder';
+
+const ID32 = pmid(1, 0, 1);
+const ID64 = pmid(1, 0, 2);
+const IDSTR = pmid(1, 0, 3);
+const types = new Map<PmId, number>([
+  [ID32, PM_TYPE_32],
+  [ID64, PM_TYPE_U64],
+  [IDSTR, PM_TYPE_STRING],
+]);
+const ctx = (v3: boolean): RecordContext => ({ source: 'x.0', format: v3 ? LOG_FORMAT_V3 : LOG_FORMAT_V2, typeOf: (p) => types.get(p), archive: 0, vol: 0 });
+const time = { sec: 1_700_000_000, nsec: 123_456_000 };
+
+const record: RecordSpec = {
+  time,
+  sets: [
+    { pmid: ID32, values: [{ inst: 3, insitu: -7 }, { inst: 1, insitu: 9 }] },
+    { pmid: ID64, values: [{ inst: -1, vtype: PM_TYPE_U64, payload: payload.u64(1n << 60n) }] },
+    { pmid: IDSTR, values: [{ inst: -1, vtype: PM_TYPE_STRING, payload: payload.string('a') }] },
+    { pmid: pmid(1, 0, 4), error: -12389 },
+  ],
+};
+
+function run(bytes: Uint8Array, v3 = true): ReturnType<typeof decodeRecord> {
+  return decodeRecord(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, 1000, ctx(v3));
+}
+
+function reason(bytes: Uint8Array, v3 = true): string {
+  try {
+    run(bytes, v3);
+  } catch (e) {
+    expect(e).toBeInstanceOf(DecodeError);
+    expect((e as DecodeError).code).toBe(PM_ERR_LOGREC);
+    return (e as DecodeError).detail;
+  }
+  return 'decoded';
+}
+
+describe('data records', () => {
+  it.each([true, false])('decodes value sets and blocks (V3 %s)', (v3) => {
+    const rec = run(encodeRecord(record, v3 ? 3 : 2), v3);
+    expect(rec.timestamp).toEqual(time);
+    expect(rec.mark).toBe(false);
+    expect(rec.offset).toBe(1000);
+    expect(rec.sets.map((s) => [s.pmid, s.numval, [...s.inst], s.values])).toEqual([
+      [ID32, 2, [3, 1], [-7, 9]],
+      [ID64, 1, [-1], [1n << 60n]],
+      [IDSTR, 1, [-1], ['a']],
+      [pmid(1, 0, 4), -12389, [], []],
+    ]);
+    expect(rec.sets[1]?.vtypes).toEqual(Uint8Array.of(PM_TYPE_U64));
+  });
+
+  it('keeps a payload that does not fit its type as raw bytes', () => {
+    const rec = run(encodeRecord({ time, sets: [{ pmid: ID64, values: [{ inst: -1, vtype: 0, payload: payload.bytes([1, 2]) }] }] }, 3));
+    expect(rec.sets[0]?.values).toEqual([Uint8Array.of(1, 2)]);
+  });
+
+  it('decodes <mark> records: exactly a header and a trailer (§5.6)', () => {
+    expect(run(encodeRecord({ time, mark: true }, 2), false).mark).toBe(true);
+    const bytes = encodeRecord({ time, mark: true }, 3);
+    expect(bytes.length).toBe(24);
+    expect(checkRecord(new DataView(bytes.buffer), 0, 0, ctx(true))).toEqual({ timestamp: time, numpmid: 0 });
+    // numpmid 0 in a longer record is corrupt.
+    const long = encodeRecord({ time, sets: [{ pmid: ID32, values: [{ inst: 1, insitu: 1 }] }] }, 3);
+    new DataView(long.buffer).setInt32(16, 0);
+    expect(reason(long)).toContain('value blocks do not fill the record');
+  });
+
+  it('rejects what libpcp rejects (§12 checks)', () => {
+    const good = encodeRecord(record, 3);
+    const mutate = (f: (v: DataView) => void): Uint8Array => {
+      const b = good.slice();
+      f(new DataView(b.buffer));
+      return b;
+    };
+    // value set layout at 20: pmid, numval, valfmt, (inst, value)×2 ...
+    expect(reason(mutate((v) => v.setInt32(16, -1)))).toContain('numpmid -1');
+    expect(reason(mutate((v) => v.setInt32(16, 99)))).toMatch(/runs past the record end|too large/);
+    expect(reason(mutate((v) => v.setInt32(28, 3)))).toContain('bad valfmt 3');
+    expect(reason(mutate((v) => v.setInt32(24, 1000)))).toMatch(/values run past|too large/);
+    // the U64 value set starts at 20 + 12 + 16 = 48; its block index at 48 + 12 + 4 = 64
+    expect(reason(mutate((v) => v.setInt32(64, 0)))).toContain('block outside the record');
+    expect(reason(mutate((v) => v.setInt32(64, v.getInt32(64) + 1)))).toMatch(/bad block length|do not fill/);
+    const vlenAt = 4 * good[67] - 8;
+    expect(reason(mutate((v) => v.setUint32(vlenAt, (PM_TYPE_U64 << 24) | 2)))).toContain('bad block length 2');
+    expect(reason(mutate((v) => v.setUint32(vlenAt, (PM_TYPE_U64 << 24) | 16)))).toContain('do not fill');
+    expect(reason(good.subarray(0, 16))).toContain('runs past the 16 bytes given');
+    expect(reason(frame(new Uint8Array(8)))).toContain('shorter than a 24-byte header');
+  });
+});
