@@ -25,8 +25,8 @@ test.describe('dropped archives', () => {
     await dropFiles(page, ARCH_FILES);
     await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
     await setIntervalSec(page, 10);
-    // 600 s after the label start (14:01:25.325 EDT, the archive's zone).
-    await setPosition(page, '2018-04-16 14:11:25.325');
+    // 600 s after the label start (10:01:25.325 in the archive's zone, EDT+4).
+    await setPosition(page, '2018-04-16 10:11:25.325');
     const iops = chart(page, /IOPS over all Disks/);
     const load = chart(page, /Average Load/);
     const reads = pmvalAt(ARCH, 'disk.all.read', 600, 10);

@@ -87,13 +87,16 @@ export async function setIntervalSec(page: Page, sec: number): Promise<void> {
  */
 export function pmvalAt(archive: string, metric: string, offsetSec: number, intervalSec: number, inst?: string): number {
   const args = ['-z', '-f', '6', '-a', archive, '-S', `+${offsetSec - intervalSec}`, '-t', String(intervalSec), '-s', '2'];
-  if (inst) args.push('-i', inst);
+  // pmval splits -i on spaces and commas unless the name is double-quoted.
+  if (inst) args.push('-i', `"${inst}"`);
   args.push(metric);
   const out = execFileSync('pmval', args, { encoding: 'utf8' });
   const rows = out.split('\n').filter((l) => /^\d\d:\d\d:\d\d\.\d{3}\s/.test(l));
-  const last = rows[rows.length - 1];
-  if (!last) throw new Error(`pmval printed no samples:\n${out}`);
-  const cells = last.trim().split(/\s+/);
+  // Rows are at -S + k × interval; a rate needs a previous sample, so pmval prints a counter
+  // from the second sample on: the wanted time is then the first row, otherwise the last.
+  const row = /converting to rate/.test(out) ? rows[0] : rows[rows.length - 1];
+  if (!row) throw new Error(`pmval printed no samples:\n${out}`);
+  const cells = row.trim().split(/\s+/);
   const v = cells[cells.length - 1] ?? '';
   return /^[-+0-9.eE]+$/.test(v) ? Number(v) : NaN;
 }

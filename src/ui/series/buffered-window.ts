@@ -1,4 +1,4 @@
-// Which window to fetch for what is visible (Perfetto's BufferedBounds): pad one visible
+// Which window to fetch for what is visible (Perfetto's BufferedBounds): pad half a visible
 // width either side, align to the sampling grid and clamp to the source's bounds, so that
 // playing and small pans re-slice data already here instead of asking the engine again.
 
@@ -28,9 +28,13 @@ export function neededWindow(visible: { t0Ms: number; t1Ms: number }, bounds: { 
   return { t0Ms: t0, t1Ms: Math.max(t0, t1), stepMs };
 }
 
-/** The padded window to fetch: one visible width either side, clamped and aligned. */
+/**
+ * The padded window to fetch: half a visible width either side, clamped and aligned. Half,
+ * not Perfetto's whole width: archive replay costs grow with the time span read, and the
+ * first chart matters more than the hundredth step of play.
+ */
 export function paddedWindow(visible: { t0Ms: number; t1Ms: number }, bounds: { startMs: number; endMs: number }, anchorMs: number, stepMs: number): Window {
-  const w = visible.t1Ms - visible.t0Ms;
+  const w = (visible.t1Ms - visible.t0Ms) / 2;
   return neededWindow({ t0Ms: visible.t0Ms - w, t1Ms: visible.t1Ms + w }, bounds, anchorMs, stepMs);
 }
 

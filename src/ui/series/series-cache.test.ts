@@ -22,25 +22,49 @@ describe('SeriesCache', () => {
       asked.push([req.t0Ms, req.t1Ms]);
       return new Promise((res) => resolvers.push(() => res(block(req.t0Ms, req.t1Ms, req.stepMs))));
     });
+    const tick = () => new Promise((r) => setTimeout(r, 0));
     cache.want('c', 's', wish(20_000, 30_000));
-    expect(asked).toEqual([[10_000, 40_000]]);
+    await tick();
+    expect(asked).toEqual([[15_000, 35_000]]);
     cache.want('c', 's', wish(21_000, 31_000));
     cache.want('c', 's', wish(60_000, 70_000));
     expect(asked).toHaveLength(1);
     resolvers.shift()?.();
-    await new Promise((r) => setTimeout(r, 0));
-    expect(asked).toEqual([[10_000, 40_000], [50_000, 80_000]]);
+    await tick();
+    await tick();
+    expect(asked).toEqual([[15_000, 35_000], [55_000, 75_000]]);
     resolvers.shift()?.();
-    await new Promise((r) => setTimeout(r, 0));
-    expect(cache.get('c', 's').block?.t0Ms).toBe(50_000);
-    cache.want('c', 's', wish(55_000, 65_000));
+    await tick();
+    expect(cache.get('c', 's').block?.t0Ms).toBe(55_000);
+    cache.want('c', 's', wish(57_000, 67_000));
+    await tick();
     expect(asked).toHaveLength(2);
+  });
+
+  it('sends the same tick\'s requests for one window as one fetch and splits the answer', async () => {
+    const calls: string[][] = [];
+    const cache = new SeriesCache((req) => {
+      calls.push(req.plots.map((p) => p.metric));
+      const n = 2;
+      return Promise.resolve({
+        t0Ms: req.t0Ms, t1Ms: req.t1Ms, stepMs: req.stepMs, timestamps: new Float64Array(n),
+        plots: req.plots.map((p) => ({ metric: p.metric, sem: 3, type: 5, units: { units: { dimSpace: 0, dimTime: 0, dimCount: 0, scaleSpace: 0, scaleTime: 0, scaleCount: 0 }, text: '', utilization: false } })),
+        columns: req.plots.map((p, i) => ({ plot: i, instId: -1, instName: '', values: Float64Array.of(i, i) })),
+      });
+    });
+    cache.want('a', 's', wish(20_000, 30_000, 'x'));
+    cache.want('b', 's', wish(20_000, 30_000, 'y'));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(calls).toEqual([['x', 'y']]);
+    expect(cache.get('b', 's').block?.plots.map((p) => p.metric)).toEqual(['y']);
+    expect(cache.get('b', 's').block?.columns.map((c) => [c.plot, c.values[0]])).toEqual([[0, 1]]);
   });
 
   it('drops an answer to a question that changed', async () => {
     let release: (() => void) | undefined;
     const cache = new SeriesCache((req) => new Promise((res) => (release = () => res(block(req.t0Ms, req.t1Ms, req.stepMs)))));
     cache.want('c', 's', wish(20_000, 30_000, 'a'));
+    await new Promise((r) => setTimeout(r, 0));
     const first = release;
     cache.want('c', 's', wish(20_000, 30_000, 'b'));
     first?.();
@@ -49,7 +73,7 @@ describe('SeriesCache', () => {
   });
 
   it('clamps to the bounds and samples wide windows coarser', () => {
-    expect(paddedWindow({ t0Ms: -5000, t1Ms: 5000 }, { startMs: 0, endMs: 100_000 }, 0, 1000)).toEqual({ t0Ms: -1000, t1Ms: 15_000, stepMs: 1000 });
+    expect(paddedWindow({ t0Ms: -5000, t1Ms: 5000 }, { startMs: 0, endMs: 100_000 }, 0, 1000)).toEqual({ t0Ms: -1000, t1Ms: 10_000, stepMs: 1000 });
     expect(fetchStep(3_600_000, 1000, 1500)).toBe(3000);
     expect(fetchStep(600_000, 1000, 1500)).toBe(1000);
   });

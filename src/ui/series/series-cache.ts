@@ -2,7 +2,9 @@
 // and source, holding the newest padded window and a version number that the chart's
 // component subscribes to (Excalidraw's sceneNonce). Requests are "newest wins": while one
 // is in flight only the latest wish is kept, and it is sent when the first returns
-// (Perfetto's AsyncLimiter), so dragging the slider never queues stale fetches.
+// (Perfetto's AsyncLimiter), so dragging the slider never queues stale fetches. Requests
+// made in the same tick for the same source and window (every chart of a tab moves together)
+// go to the engine as one, so the archive is replayed once for all of them.
 import { asEngineError, getEngine } from '../engine-client';
 import type { EngineError, PlotRequest, SeriesBlock, SourceHandle } from '../../workers/engine-types';
 import { covers, neededWindow, paddedWindow, type Window } from './buffered-window';
@@ -43,6 +45,39 @@ export class SeriesCache {
   private readonly listeners = new Map<string, Set<() => void>>();
 
   constructor(private readonly fetcher: Fetcher = (req) => getEngine().fetchSeries(req)) {}
+
+  /** Requests waiting for this tick's flush, grouped by source, rate and window. */
+  private batch = new Map<string, { req: Omit<Parameters<Fetcher>[0], 'plots'>; members: { plots: readonly PlotRequest[]; done: (r: Promise<SeriesBlock>) => void }[] }>();
+
+  /** Queues one chart's request; all of a tick's requests with the same key share a fetch. */
+  private enqueue(req: Parameters<Fetcher>[0]): Promise<SeriesBlock> {
+    return new Promise((resolve) => {
+      const key = JSON.stringify([req.handle, req.rate, req.t0Ms, req.t1Ms, req.stepMs]);
+      let group = this.batch.get(key);
+      if (!group) {
+        group = { req: { handle: req.handle, rate: req.rate, t0Ms: req.t0Ms, t1Ms: req.t1Ms, stepMs: req.stepMs }, members: [] };
+        this.batch.set(key, group);
+        if (this.batch.size === 1) queueMicrotask(() => this.flush());
+      }
+      group.members.push({ plots: req.plots, done: resolve });
+    });
+  }
+
+  private flush(): void {
+    const groups = [...this.batch.values()];
+    this.batch = new Map();
+    for (const g of groups) {
+      const plots = g.members.flatMap((m) => m.plots);
+      const all = this.fetcher({ ...g.req, plots });
+      let offset = 0;
+      for (const m of g.members) {
+        const from = offset;
+        const count = m.plots.length;
+        offset += count;
+        m.done(all.then((b) => sliceBlock(b, from, count)));
+      }
+    }
+  }
 
   /** The current entry of a chart for one source. */
   get(chartId: string, sourceId: string): SeriesEntry {
@@ -105,7 +140,7 @@ export class SeriesCache {
     slot.inflight = true;
     slot.pending = undefined;
     this.publish(chartId, slot);
-    this.fetcher({ handle: wish.handle, plots: wish.plots, rate: wish.rate, ...win }).then(
+    this.enqueue({ handle: wish.handle, plots: wish.plots, rate: wish.rate, ...win }).then(
       (block) => {
         if (this.slots.get(key) !== slot || slot.specKey !== specKey) return;
         slot.block = block;
@@ -131,6 +166,15 @@ export class SeriesCache {
     this.versions.set(chartId, this.version(chartId) + 1);
     for (const fn of this.listeners.get(chartId) ?? []) fn();
   }
+}
+
+/** The part of a combined block that answers plots [from, from + count). */
+export function sliceBlock(b: SeriesBlock, from: number, count: number): SeriesBlock {
+  return {
+    ...b,
+    plots: b.plots.slice(from, from + count),
+    columns: b.columns.filter((c) => c.plot >= from && c.plot < from + count).map((c) => ({ ...c, plot: c.plot - from })),
+  };
 }
 
 /** The app's one cache. */
