@@ -2,6 +2,7 @@
 // pmdash's time as a ratio of the native PCP tool's, measured in this same run.
 import { formatResults, runBenchmark, type Benchmark, type BenchResult, type MeasuredResult } from './harness';
 import { runBrowserBenchmarks } from './browser-bench';
+import { runLiveBenchmarks } from './live-bench';
 
 const pmdash = (...args: string[]) => ({ cmd: process.execPath, args: ['bin/pmdash.js', ...args] });
 
@@ -21,6 +22,8 @@ const results: (BenchResult | MeasuredResult)[] = selected.map((b) => {
   process.stderr.write(`bench: ${b.name}…\n`);
   return runBenchmark(b);
 });
+// Live pmcd through the bridge vs libpcp direct (round trip, whole command, 20 clients).
+results.push(...(await runLiveBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 // Chromium-driven UI benchmarks (drop → first chart, frame times while playing).
 results.push(...(await runBrowserBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 process.stdout.write(formatResults(results) + '\n');

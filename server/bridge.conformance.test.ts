@@ -84,6 +84,16 @@ describe('the bridge and pmproxy in front of pmcd 6.0.3', () => {
     expect(logs.some((l) => l.includes('→ localhost:44321@localhost:44322'))).toBe(true);
   });
 
+  it('admits 20 clients connecting at the same moment (pmcd listens with a backlog of 5)', async () => {
+    const contexts = await Promise.all(Array.from({ length: 20 }, () => openLiveContext(bridgeUrl(origin), { reconnectDelaysMs: [] })));
+    try {
+      const values = await Promise.all(contexts.map(async (c) => (await c.fetch((await c.lookupNames(['hinv.ncpu'])) as PmId[])).sets[0]?.values[0]));
+      expect(new Set(values).size).toBe(1);
+    } finally {
+      for (const c of contexts) await c.close();
+    }
+  });
+
   it('refuses to relay to a target not on its list, such as pmproxy itself', async () => {
     const status = await new Promise<string>((resolve) => {
       const ws = new WebSocket(bridgeUrl(origin, 'localhost:44322'), { origin });

@@ -18,6 +18,7 @@ import { BRIDGE_TARGETS_PATH, type TargetSpec } from '../src/pcp-core/pdu/target
 import { pmproxyRelay } from '../src/pcp-core/pdu/pmproxy-relay';
 import type { Transport } from '../src/pcp-core/pdu/transport';
 import { openTcpTransport } from '../src/node/tcp-transport';
+import { ConnectGate } from './connect-gate';
 import { checkClientPdu, checkOrigin, chooseTarget, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_UPSTREAM, makePolicy, type BridgePolicy } from './bridge-policy';
 
 export interface BridgeOptions {
@@ -74,6 +75,7 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
   // Frames may carry several PDUs; the per-PDU limit is enforced after reassembly.
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * policy.maxPduBytes, perMessageDeflate: false });
   const open = new Set<WebSocket>();
+  const gate = new ConnectGate(4, 10_000);
   let nextId = 1;
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -181,28 +183,43 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
     });
     ws.on('error', (e: Error) => finish(CLOSE_UPSTREAM, `WebSocket error: ${e.message}`));
 
-    upstreamOf(target).then(
-      (t) => {
-        if (closing) {
-          t.close();
-          return;
-        }
-        upstream = t;
-        t.onData((chunk) => {
-          bytesOut += chunk.length;
-          // A browser that stops reading must not make the bridge buffer without bound.
-          if (ws.bufferedAmount > maxBufferedBytes) {
-            finish(CLOSE_UPSTREAM, `client is not reading (${ws.bufferedAmount} bytes queued)`);
+    // At most a few connections per target may be waiting for pmcd's hello (connect-gate.ts).
+    void gate.enter(name).then((release) => {
+      if (closing) {
+        release();
+        return;
+      }
+      upstreamOf(target).then(
+        (t) => {
+          if (closing) {
+            release();
+            t.close();
             return;
           }
-          ws.send(chunk, { binary: true });
-        });
-        t.onClose((error) => finish(CLOSE_UPSTREAM, error ? `pmcd connection ended: ${error.describe()}` : 'pmcd connection closed'));
-        for (const bytes of pendingToPmcd) t.send(bytes);
-        pendingToPmcd = [];
-      },
-      (e: unknown) => finish(CLOSE_UPSTREAM, `cannot reach ${name}: ${isPmError(e) ? e.describe() : String(e)}`),
-    );
+          upstream = t;
+          t.onData((chunk) => {
+            release();
+            bytesOut += chunk.length;
+            // A browser that stops reading must not make the bridge buffer without bound.
+            if (ws.bufferedAmount > maxBufferedBytes) {
+              finish(CLOSE_UPSTREAM, `client is not reading (${ws.bufferedAmount} bytes queued)`);
+              return;
+            }
+            ws.send(chunk, { binary: true });
+          });
+          t.onClose((error) => {
+            release();
+            finish(CLOSE_UPSTREAM, error ? `pmcd connection ended: ${error.describe()}` : 'pmcd connection closed');
+          });
+          for (const bytes of pendingToPmcd) t.send(bytes);
+          pendingToPmcd = [];
+        },
+        (e: unknown) => {
+          release();
+          finish(CLOSE_UPSTREAM, `cannot reach ${name}: ${isPmError(e) ? e.describe() : String(e)}`);
+        },
+      );
+    });
   }
 
   return {
