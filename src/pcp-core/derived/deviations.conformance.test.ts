@@ -39,7 +39,7 @@ describe('6.0.3 defects, fixed', () => {
     const bad = 'sample.scale_step.time_up_nanosecs * sample.mirage_longlong';
     const theirs = await libpcp(request('sample_expr', 6, [['d.bad', bad], ['d.good', 'sample.mirage_longlong * sample.scale_step.time_up_nanosecs']]));
     const good = numbers(column(theirs, 1)).flat();
-    const close = (a: number[], b: number[]): boolean => a.length === b.length && a.every((x, i) => Math.abs(x - (b[i] as number)) <= 1e-9 * Math.abs(x));
+    const close = (a: number[], b: number[]): boolean => a.length === b.length && a.every((x, i) => Math.abs(x - (b[i])) <= 1e-9 * Math.abs(x));
     expect(good.length).toBeGreaterThan(10);
     expect(close(numbers(column(theirs, 0)).flat(), good.map((v) => v * 1e12))).toBe(true);
     const ours = await runOurs(request('sample_expr', 6, [['d.bad', bad]]));

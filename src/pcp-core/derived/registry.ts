@@ -46,6 +46,11 @@ export class DerivedRegistry {
   private initialized = false;
   /** PCP_DERIVED_GLOBAL_LIMIT: most non-anonymous metrics allowed, −1 for no limit. */
   limit = DM_UNLIMITED;
+  /**
+   * What initialize() loads after the anonymous metrics: libpcp's default configuration
+   * ($PCP_DERIVED_CONFIG or $PCP_VAR_DIR/config/derived), set by the platform layer.
+   */
+  defaultConfig: ((registry: DerivedRegistry) => void) | undefined;
 
   /** Every definition in registration order (contexts append the ones they have not seen). */
   get definitions(): readonly DerivedDefinition[] {
@@ -75,6 +80,7 @@ export class DerivedRegistry {
       missed.definition.helptext =
         'An anonymous derived metric that is used to encode the number of\nevent records missed because either the PMDA could not keep up\nor the PMAPI client did not collect the event records fast\nenough.  See pmUnpackEventRecords(3).';
     }
+    this.defaultConfig?.(this);
   }
 
   /** pmRegisterDerived: names are not validated here (configuration files do that). */
