@@ -20,7 +20,7 @@ describe('time slice', () => {
     const s = opened().getState();
     expect(s.intervalMs).toBe(1000);
     expect(s.windowMs).toBe(600_000);
-    expect(s.positionMs).toBe(1_600_000);
+    expect(s.positionMs).toBe(1_599_000);
     expect(s.speed).toBe(2);
   });
 
@@ -46,11 +46,11 @@ describe('time slice', () => {
     store.getState().pressedReverse();
     store.getState().ticked();
     store.getState().ticked();
-    expect(store.getState().positionMs).toBe(1_598_000);
+    expect(store.getState().positionMs).toBe(1_597_000);
     store.getState().choseMode('step');
     store.getState().pressedPlay();
     expect(store.getState().playState).toBe('stopped');
-    expect(store.getState().positionMs).toBe(1_599_000);
+    expect(store.getState().positionMs).toBe(1_598_000);
   });
 
   it('zooms to a dragged range and keeps speed within pmtime limits', () => {

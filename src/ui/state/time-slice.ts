@@ -128,7 +128,9 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
         const intervalMs = first && first.intervalMs > 0 ? Math.max(roundInterval(first.intervalMs), niceInterval(span, MAX_POINTS)) : niceInterval(span, DEFAULT_POINTS);
         const windowMs = Math.min(Math.ceil(span / intervalMs) * intervalMs, DEFAULT_POINTS * intervalMs);
         set({ anchorMs: b.startMs, intervalMs, windowMs, speed: defaultSpeed(intervalMs) });
-        set({ positionMs: place(b.startMs + windowMs) });
+        // One interval short of the end: libpcp interpolates nothing at the very last instant
+        // of an archive (pcp#433), and an empty legend is a poor first sight.
+        set({ positionMs: place(Math.min(b.startMs + windowMs, b.endMs - intervalMs)) });
       } else {
         set({ positionMs: place(s.positionMs) });
       }
