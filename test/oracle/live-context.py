@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Oracle for src/pcp-core/context/live-context.ts: libpcp's answers on a live host context.
 
-stdin: {"host": "localhost", "ops": [op, ...]} where op is one of
+stdin: {"host": "localhost", "derived": [[name, expr], ...] (optional), "ops": [op, ...]}
+  "derived" are registered with pmRegisterDerivedMetric before the context is created;
+  each op is one of
   {"op": "names", "names": [...]}          pmLookupName, one name at a time: pmid or error code
   {"op": "traverse", "name": N}            pmTraversePMNS: leaf names in order
   {"op": "children", "name": N}            pmGetChildrenStatus: [[name, leaf], ...]
@@ -144,6 +146,11 @@ def run(ctx, op):
 
 def main():
     req = json.load(sys.stdin)
+    for name, expr in req.get("derived", []):
+        err = ctypes.c_char_p()
+        sts = LIBPCP.pmRegisterDerivedMetric(name.encode(), expr.encode(), ctypes.byref(err))
+        if sts < 0:
+            raise SystemExit("pmRegisterDerivedMetric %s: %s" % (name, err.value))
     ctx = pmapi.pmContext(c_api.PM_CONTEXT_HOST, req["host"])
     out = []
     for op in req["ops"]:
