@@ -76,7 +76,15 @@ export function checkOrigin(req: IncomingMessage, policy: BridgePolicy): Refusal
 export function chooseTarget(req: IncomingMessage, policy: BridgePolicy): { target: TargetSpec; name: string } | Refusal {
   const url = new URL(req.url ?? '/', 'http://bridge');
   if (url.pathname !== BRIDGE_PATH) return { status: 404, reason: `no WebSocket endpoint at ${url.pathname}` };
-  const asked = url.searchParams.get('target');
+  // `target` is the documented parameter; `host` (the -h vocabulary) is accepted as an alias.
+  // Anything else is refused rather than ignored, so a misspelt parameter cannot silently
+  // land the client on the default target.
+  for (const key of url.searchParams.keys()) {
+    if (key !== 'target' && key !== 'host') return { status: 400, reason: `unknown parameter '${key}' (use target=HOST:PORT)` };
+  }
+  const given = [...url.searchParams.getAll('target'), ...url.searchParams.getAll('host')];
+  if (given.length > 1) return { status: 400, reason: 'give one target' };
+  const asked = given[0] ?? null;
   const name = asked === null ? policy.targets[0] : canonical(asked);
   if (name === undefined) return { status: 400, reason: `bad target '${asked ?? ''}'` };
   if (!policy.targets.includes(name)) return { status: 403, reason: `target '${name}' is not on the bridge's list` };

@@ -108,6 +108,16 @@ describe('the pmcd bridge', () => {
     expect(h.fake.connections).toBe(1);
   });
 
+  it('takes host= as an alias of target= and refuses other parameters', async () => {
+    const h = await start();
+    const ctx = await openThroughBridge(`${h.origin.replace('http', 'ws')}/pmcd?host=otherhost`);
+    await ctx.close();
+    expect(h.logs.some((l) => l.endsWith('→ otherhost:44321'))).toBe(true);
+    expect((await rawSession(`${h.url()}?hots=otherhost`, h.origin)).error).toMatch(/400/);
+    expect((await rawSession(`${h.url()}?target=otherhost&host=localhost`, h.origin)).error).toMatch(/400/);
+    expect(h.logs.some((l) => l.includes("unknown parameter 'hots' (use target=HOST:PORT)"))).toBe(true);
+  });
+
   it('refuses a foreign Origin and a missing one, and admits a configured one', async () => {
     const h = await start({ origins: ['https://dash.example.org'] });
     expect((await rawSession(h.url(), 'http://evil.example.com')).error).toMatch(/403/);

@@ -1,6 +1,6 @@
 // The WebSocket-to-pmcd bridge (pdu-protocol.md §8.5), on the same HTTP server and origin as
-// the app. URL scheme: ws[s]://HOST:PORT/pmcd?target=PMCDHOST:PORT[@PROXYHOST:PORT]; without
-// `target` the first allowed target is used; GET /pmcd/targets lists the allowed targets.
+// the app. URL scheme: ws[s]://HOST:PORT/pmcd?target=PMCDHOST:PORT[@PROXYHOST:PORT] (`host=`
+// is an alias); without it the first allowed target is used; GET /pmcd/targets lists them.
 //
 // Data path: browser ⇄ WebSocket (binary messages, arbitrary chunks) ⇄ this bridge ⇄ TCP to
 // pmcd (or to pmproxy, after the bridge itself runs the relay handshake naming the allowed
