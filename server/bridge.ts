@@ -130,7 +130,7 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
     };
     armIdle();
 
-    ws.on('message', (data: RawData, isBinary: boolean) => {
+    const onMessage = (data: RawData, isBinary: boolean): void => {
       if (closing) return;
       armIdle();
       if (!isBinary) {
@@ -169,6 +169,14 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
         }
         if (upstream) upstream.send(pdu.bytes);
         else pendingToPmcd.push(pdu.bytes);
+      }
+    };
+    // Nothing a client sends may take the server down: any failure ends this connection only.
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      try {
+        onMessage(data, isBinary);
+      } catch (e) {
+        finish(CLOSE_UPSTREAM, `cannot forward: ${isPmError(e) ? e.describe() : e instanceof Error ? e.message : String(e)}`);
       }
     });
     ws.on('close', (code: number) => {
