@@ -76,7 +76,7 @@ export class HttpFileSet implements FileSet {
     return Promise.reject(new PmError(ENOENT, undefined, this.base + dir));
   }
 
-  isDirectory(): Promise<boolean> {
+  isDirectory(_path: string): Promise<boolean> {
     return Promise.resolve(false);
   }
 
