@@ -1,9 +1,11 @@
 // Browser entry: mounts the app, then opens what the page address asks for
-// (`?archive=URL`, repeatable) or, by default, the bundled demo archive.
+// (`?archive=URL` and `?host=HOST[:PORT]`, each repeatable) or, by default, the bundled demo
+// archive (`?empty` opens nothing).
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
-import { openUrl } from './sources/open-sources';
+import { bridgeUrlFor } from './sources/bridge-url';
+import { openLive, openUrl } from './sources/open-sources';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -16,5 +18,7 @@ createRoot(root).render(
 
 const params = new URLSearchParams(location.search);
 const archives = params.getAll('archive');
-if (archives.length > 0) for (const a of archives) void openUrl(a);
-else if (!params.has('empty')) void openUrl(new URL('demo/pmdash-demo', document.baseURI).href);
+const hosts = params.getAll('host');
+for (const a of archives) void openUrl(a);
+for (const h of hosts) void openLive(h, bridgeUrlFor(h));
+if (archives.length === 0 && hosts.length === 0 && !params.has('empty')) void openUrl(new URL('demo/pmdash-demo', document.baseURI).href);

@@ -5,7 +5,7 @@ import { describeError } from '../engine-client';
 import { dash, useDash } from '../store';
 import type { SourceEntry } from '../state/model';
 import { formatCtime, type DisplayZone } from '../time/zone';
-import { bridgeUrlFor } from './bridge-url';
+import { bridgeUrlFor, PMCD_PORT } from './bridge-url';
 import { closeSource, openFiles, openLive, openUrl } from './open-sources';
 import { readPicked } from './read-drop';
 
@@ -46,7 +46,7 @@ export function SourceList({ zone }: { zone: DisplayZone }) {
   const filesInput = useRef<HTMLInputElement>(null);
   const dirInput = useRef<HTMLInputElement>(null);
   const [url, setUrl] = useState('');
-  const [host, setHost] = useState('localhost');
+  const [host, setHost] = useState(`localhost:${PMCD_PORT}`);
   return (
     <div className="sources" data-testid="sources">
       <div className="panel-title">Sources</div>

@@ -67,6 +67,8 @@ export function TimeBar({ zone }: Props) {
   return (
     <footer className="time-bar" data-testid="time-bar" data-state={t.playState} data-position={have ? t.positionMs : ''}>
       {anyLive && <LiveControls />}
+      {(have || !anyLive) && (
+      <>
       <div className="vcr-group">
         {vcr('rewind', 'Rewind (fast reverse)', 'vcr-rewind', () => { s.choseMode('fast'); s.pressedReverse(); }, t.playState === 'backward' && t.vcrMode === 'fast')}
         {vcr('reverse', 'Play backwards (r)', 'vcr-reverse', () => { if (t.vcrMode === 'fast') s.choseMode('normal'); s.pressedReverse(); }, t.playState === 'backward' && t.vcrMode !== 'fast')}
@@ -138,6 +140,8 @@ export function TimeBar({ zone }: Props) {
         </select>
         <span className="zone-label" data-testid="zone-label">{zone.label}</span>
       </label>
+      </>
+      )}
     </footer>
   );
 }

@@ -45,11 +45,23 @@ export function overviewCharts(sourceId: string, has: (name: string) => boolean)
   return charts.filter((c) => c.plots.length > 0);
 }
 
-/** Adds the Overview for a newly opened source when the active tab is still empty. */
+/**
+ * Adds the Overview for a newly opened source: an archive fills the active tab when it is
+ * still empty; a live host gets a tab of its own (pmchart keeps live and archive tabs apart).
+ */
 export async function addOverviewIfEmpty(sourceId: string, summary: SourceSummary): Promise<void> {
   const s = dash();
+  if (summary.kind === 'live') {
+    const current = s.tabs.find((t) => t.id === s.activeTabId);
+    const tabId = current && current.chartIds.length === 0 ? current.id : s.addedTab(`Live ${summary.hostname}`);
+    if (current?.id === tabId) s.renamedTab(tabId, `Live ${summary.hostname}`);
+    const names = new Set(await getEngine().listMetrics(summary.handle));
+    for (const c of overviewCharts(sourceId, (n) => names.has(n))) dash().addedChart(c, tabId);
+    dash().selectedTab(tabId);
+    return;
+  }
   const tab = s.tabs.find((t) => t.id === s.activeTabId);
-  if (!tab || tab.chartIds.length > 0 || summary.kind !== 'archive') return;
+  if (!tab || tab.chartIds.length > 0) return;
   const names = new Set(await getEngine().listMetrics(summary.handle));
   // Another source may have filled the tab meanwhile.
   const again = dash().tabs.find((t) => t.id === tab.id);
