@@ -19,9 +19,12 @@ import {
   PM_TYPE_32,
   PM_TYPE_AGGREGATE,
   PM_TYPE_AGGREGATE_STATIC,
+  PM_TYPE_64,
   PM_TYPE_DOUBLE,
   PM_TYPE_FLOAT,
+  PM_TYPE_STRING,
   PM_TYPE_U32,
+  PM_TYPE_U64,
   PM_EVENT_FLAG_MISSED,
   PM_VAL_INSITU,
   formatPmId,
@@ -31,6 +34,8 @@ import {
 } from '../pcp-core/types';
 import { formatIsoUtc } from '../pcp-core/archive/timestamps';
 import type { ArchiveRecord } from '../pcp-core/archive/volume-record';
+import type { RawRecord } from '../pcp-core/archive/record-cursor';
+import { decodeAtom, decodeCStringAt } from '../pcp-core/archive/value-decode';
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
@@ -120,6 +125,69 @@ export class DumpJsonFormatter {
         }
       }
       out += '}}';
+    }
+    return out + '}}\n';
+  }
+
+  /**
+   * The same line as `format`, straight from a checked record's bytes (no decoded values):
+   * the dump's fast path. 64-bit integers below 2^53 never become bigints here.
+   */
+  formatRaw(rec: RawRecord): string {
+    const time = formatIsoUtc(rec.timestamp);
+    if (rec.mark || !rec.frame || !rec.ctx) return `{"kind":"mark","time":"${time}"}\n`;
+    const { bytes, view, start } = rec.frame;
+    let p = start + rec.ctx.format.dataHeaderSize;
+    let out = `{"kind":"record","time":"${time}","sets":{`;
+    for (let i = 0; i < rec.numpmid; i++) {
+      const pmid = view.getUint32(p) as PmId;
+      const numval = view.getInt32(p + 4);
+      if (i > 0) out += ',';
+      out += this.key(pmid);
+      if (numval <= 0) {
+        out += numval < 0 ? `{"numval":${numval}}` : '{"numval":0,"values":{}}';
+        p += 8;
+        continue;
+      }
+      const valfmt = view.getInt32(p + 8);
+      const type = this.typeOf(pmid) ?? -99;
+      out += `{"numval":${numval},"values":{`;
+      let q = p + 12;
+      for (let j = 0; j < numval; j++, q += 8) {
+        if (j > 0) out += ',';
+        out += `"${view.getInt32(q)}":`;
+        if (valfmt === PM_VAL_INSITU) {
+          out +=
+            type === PM_TYPE_32 ? String(view.getInt32(q + 4))
+            : type === PM_TYPE_U32 ? String(view.getUint32(q + 4))
+            : type === PM_TYPE_FLOAT ? jsNumber(view.getFloat32(q + 4))
+            : `{"insitu":${view.getInt32(q + 4)}}`;
+          continue;
+        }
+        const b = start + 4 * view.getInt32(q + 4) - 8;
+        const word = view.getUint32(b);
+        const len = (word & 0xffffff) - 4;
+        const at = b + 4;
+        let v: string | undefined;
+        if (type === PM_TYPE_U64 && len >= 8) {
+          const hi = view.getUint32(at);
+          v = hi < 0x200000 ? String(hi * 4294967296 + view.getUint32(at + 4)) : `"${view.getBigUint64(at).toString()}"`;
+        } else if (type === PM_TYPE_64 && len >= 8) {
+          const hi = view.getInt32(at);
+          const lo = view.getUint32(at + 4);
+          v = hi >= -0x200000 && hi < 0x200000 && !(hi === -0x200000 && lo === 0) ? String(hi * 4294967296 + lo) : `"${view.getBigInt64(at).toString()}"`;
+        } else if (type === PM_TYPE_DOUBLE && len >= 8) {
+          v = jsNumber(view.getFloat64(at));
+        } else if (type === PM_TYPE_STRING) {
+          v = JSON.stringify(decodeCStringAt(bytes, at, at + len));
+        } else {
+          const atom = decodeAtom(type, view, bytes, at, len);
+          v = atom === undefined ? undefined : atomJson(type, atom);
+        }
+        out += v ?? `{"vtype":${word >>> 24},"raw":"${hex(bytes.subarray(at, at + len))}"}`;
+      }
+      out += '}}';
+      p = q;
     }
     return out + '}}\n';
   }

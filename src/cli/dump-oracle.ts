@@ -35,7 +35,7 @@ export async function* ourDumpLines(name: string): AsyncGenerator<string> {
     for (;;) {
       let line: string;
       try {
-        line = format.format(await fetcher.next());
+        line = format.formatRaw(await fetcher.nextRaw());
       } catch (e) {
         if (!(e instanceof PmError)) throw e;
         yield e.code === PM_ERR_EOL ? endLine(name, null) : endLine(name, 'fetch', e.code);

@@ -35,7 +35,10 @@ const lists = [
   [q('section-d'), q('section-c'), q('section-b'), q('section-a')].join(','),
   [q('mirage-1'), q('mirage-2'), q('mirage-3')].join(','),
 ];
-const names = [...singles, ...directories, ...lists];
+// The archives scripts/record-fixtures.sh recorded with pmlogger -V 2 and -V 3 (hotproc
+// following a workload whose processes come and go).
+const recorded = archivesIn(join(import.meta.dirname, '../../test/fixtures/recorded'));
+const names = [...singles, ...directories, ...lists, ...recorded];
 
 describe('pmdash dump --json equals libpcp pmFetchArchive', () => {
   let oracle: OracleDump;
@@ -45,14 +48,16 @@ describe('pmdash dump --json equals libpcp pmFetchArchive', () => {
   });
   afterAll(() => oracle.close());
 
-  it('finds every QA archive', () => {
+  it('finds every QA archive and the recorded fixtures', () => {
     expect(singles.length).toBeGreaterThanOrEqual(190);
+    expect(recorded.map((r) => r.slice(r.lastIndexOf('/') + 1))).toEqual(['hotproc-v2', 'hotproc-v3']);
     expect(directories.map((d) => d.slice(QA_ARCHIVES.length + 1))).toEqual(expect.arrayContaining(['multi', 'multi-xz', 'multi-corrupted']));
   });
 
   // Sequential, in the order requested from the oracle.
+  const label = (name: string): string => (name.startsWith(QA_ARCHIVES) ? name.slice(QA_ARCHIVES.length + 1).replace(new RegExp(`${QA_ARCHIVES}/`, 'g'), '') : `recorded/${name.slice(name.lastIndexOf('/') + 1)}`);
   for (const name of names) {
-    it(name.slice(QA_ARCHIVES.length + 1), { timeout: 900_000 }, async () => {
+    it(label(name), { timeout: 900_000 }, async () => {
       const result = await compareDump(name, oracle);
       expect(result.mismatch).toBeNull();
       expect(result.lines).toBeGreaterThan(0);
@@ -66,8 +71,8 @@ function withoutAnonDerived(text: string): string {
 }
 
 describe('pmdash metrics -d equals pminfo -d -a', () => {
-  for (const name of [...singles, ...directories]) {
-    it(name.slice(QA_ARCHIVES.length + 1), async () => {
+  for (const name of [...singles, ...directories, ...recorded]) {
+    it(name.slice(name.lastIndexOf('/') + 1), async () => {
       // No derived metrics from the system's configuration: only the archive's own metrics.
       const pminfo = await runTool('pminfo', ['-d', '-a', name], { env: { PCP_DERIVED_CONFIG: '' } });
       let out = '';

@@ -19,6 +19,7 @@ same rules as pmdash (see docs/deviations.md, "value blocks with an unreliable v
 Numbers are printed as JavaScript's Number#toString prints them, so the lines compare as text.
 """
 import ctypes
+import json
 import struct
 import sys
 from decimal import Decimal
@@ -32,6 +33,8 @@ MAX_SAFE = (1 << 53) - 1
 SWAB8 = (2, 3, 5)          # PM_TYPE_64, U64, DOUBLE: libpcp swaps 8 payload bytes
 SWAB4 = (4,)               # PM_TYPE_FLOAT
 EVENT, HIGHRES_EVENT = 9, 10
+# Types whose payload libpcp leaves in host (little-endian) order when vtype matches: format, size.
+LE_FAST = {2: ('<q', 8), 3: ('<Q', 8), 4: ('<f', 4), 5: ('<d', 8)}
 
 
 def js_number(x):
@@ -68,20 +71,10 @@ def json_string(b):
     nul = b.find(b'\0')
     if nul >= 0:
         b = b[:nul]
-    s = b.decode('utf-8', 'replace')
-    out = ['"']
-    for ch in s:
-        o = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == '\\':
-            out.append('\\\\')
-        elif o < 0x20:
-            out.append({8: '\\b', 9: '\\t', 10: '\\n', 12: '\\f', 13: '\\r'}.get(o, '\\u%04x' % o))
-        else:
-            out.append(ch)
-    out.append('"')
-    return ''.join(out)
+    # json.dumps escapes exactly what JSON.stringify does for text without lone surrogates
+    # (which UTF-8 decoding with 'replace' never yields): " \\ \b \f \n \r \t, other
+    # controls as lowercase \u00xx.
+    return json.dumps(b.decode('utf-8', 'replace'), ensure_ascii=False)
 
 
 def iso(sec, nsec):
@@ -275,9 +268,9 @@ def dump(name, out):
                 if st is None:
                     st = structs[numval] = struct.Struct('<' + 'i4xQ' * numval)
                 raw = st.unpack(string_at(vp + 16, 16 * numval))
-                for j in range(0, 2 * numval, 2):
-                    inst, u = raw[j], raw[j + 1]
-                    if valfmt == 0:
+                if valfmt == 0:
+                    for j in range(0, 2 * numval, 2):
+                        inst, u = raw[j], raw[j + 1]
                         w = u & 0xffffffff
                         if t == 0:
                             v = str(w - (1 << 32) if w & 0x80000000 else w)
@@ -287,14 +280,32 @@ def dump(name, out):
                             v = js_number(struct.unpack('<f', struct.pack('<I', w))[0])
                         else:
                             v = '{"insitu":%d}' % (w - (1 << 32) if w & 0x80000000 else w)
-                    else:
-                        hdr, = struct.unpack('<I', string_at(u, 4))
+                        vals.append('"%d":%s' % (inst, v))
+                else:
+                    # libpcp copies a result's value blocks into one contiguous buffer: read
+                    # the span of this value set's blocks once.
+                    ptrs = raw[1::2]
+                    lo = min(ptrs)
+                    top = max(ptrs)
+                    tophdr, = struct.unpack('<I', string_at(top, 4))
+                    region = string_at(lo, top - lo + max(4, tophdr & 0xffffff))
+                    for j in range(0, 2 * numval, 2):
+                        inst, u = raw[j], raw[j + 1]
+                        off = u - lo
+                        hdr, = struct.unpack_from('<I', region, off)
                         vtype, vlen = hdr >> 24, hdr & 0xffffff
-                        p = disk_payload(u, vtype, vlen)
-                        v = atom(t, p)
-                        if v is None:
-                            v = '{"vtype":%d,"raw":"%s"}' % (vtype, p.hex())
-                    vals.append('"%d":%s' % (inst, v))
+                        if vtype == t and t in LE_FAST and vlen - 4 >= LE_FAST[t][1]:
+                            # Swapped to host order by libpcp for its own vtype: read directly.
+                            x, = struct.unpack_from(LE_FAST[t][0], region, off + 4)
+                            v = js_int(x) if t in (2, 3) else js_number(x)
+                        elif vtype == t == 6:
+                            v = json_string(region[off + 4:off + vlen])
+                        else:
+                            p = disk_payload(u, vtype, vlen)
+                            v = atom(t, p)
+                            if v is None:
+                                v = '{"vtype":%d,"raw":"%s"}' % (vtype, p.hex())
+                        vals.append('"%d":%s' % (inst, v))
             sets.append('"%s":{"numval":%d,"values":{%s}}' % (key, numval, ','.join(vals)))
         out.write('{"kind":"record","time":"%s","sets":{%s}}\n' % (iso(sec, nsec), ','.join(sets)))
         LIBPCP.pmFreeHighResResult(r)

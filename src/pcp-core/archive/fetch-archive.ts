@@ -8,7 +8,7 @@ import { PM_ERR_EOL, PmError } from '../errors';
 import { PM_MODE_FORW } from '../context/context';
 import type { Timestamp } from '../types';
 import type { ArchiveSet } from './archive-set';
-import type { RecordCursor, RecordStamp } from './record-cursor';
+import type { RawRecord, RecordCursor, RecordStamp } from './record-cursor';
 import { timestampSub } from './timestamps';
 import type { ArchiveRecord } from './volume-record';
 
@@ -27,18 +27,23 @@ export class ArchiveFetcher {
     return (await this.advance(true)) as ArchiveRecord;
   }
 
+  /** As `next`, without decoding values: the checked record's bytes (see RawRecord). */
+  nextRaw(): Promise<RawRecord> {
+    return this.advance(false) as Promise<RawRecord>;
+  }
+
   /** As `next`, without decoding values (counting, skimming). */
   nextStamp(): Promise<RecordStamp> {
     return this.advance(false);
   }
 
-  private async advance(values: boolean): Promise<ArchiveRecord | RecordStamp> {
+  private async advance(values: boolean): Promise<ArchiveRecord | RawRecord> {
     if (!this.positioned) {
       await this.cursor.seek(this.origin, PM_MODE_FORW);
       this.positioned = true;
     }
     for (;;) {
-      const rec = values ? await this.cursor.read(PM_MODE_FORW) : await this.cursor.readStamp(PM_MODE_FORW);
+      const rec = values ? await this.cursor.read(PM_MODE_FORW) : await this.cursor.readRaw(PM_MODE_FORW);
       if (timestampSub(rec.timestamp, this.origin) < 0) continue;
       this.origin = rec.timestamp;
       return rec;

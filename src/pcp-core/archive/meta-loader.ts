@@ -81,7 +81,11 @@ export function loadMeta(bytes: Uint8Array, source: string, format: LogFormat, m
             k += 4;
             if (nlen < 0) metaError(place, `name ${i}: bad length ${nlen}`);
             need(k + nlen, `name ${i}`);
-            meta.addName(utf8.decode(bytes.subarray(k, k + nlen)), desc.pmid);
+            // libpcp uses the name as a C string: it ends at the first NUL (vldb-disks pads
+            // its names with NULs).
+            const raw = bytes.subarray(k, k + nlen);
+            const nul = raw.indexOf(0);
+            meta.addName(utf8.decode(nul < 0 ? raw : raw.subarray(0, nul)), desc.pmid);
             k += nlen;
           }
           next = k;

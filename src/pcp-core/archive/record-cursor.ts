@@ -11,7 +11,7 @@ import type { Timestamp } from '../types';
 import type { Archive } from './archive';
 import type { ArchiveSet } from './archive-set';
 import { markAfter, markBefore, timestampSub } from './timestamps';
-import { checkRecord, decodeRecord, syntheticMark, type ArchiveRecord } from './volume-record';
+import { checkRecord, decodeValues, syntheticMark, type ArchiveRecord, type RecordContext } from './volume-record';
 import type { RecordFrame, VolumeReader } from './volume-reader';
 
 /** Reading direction, with pmSetMode's codes. */
@@ -29,6 +29,21 @@ export interface RecordStamp {
   readonly timestamp: Timestamp;
   readonly mark: boolean;
   readonly synthetic: boolean;
+}
+
+/**
+ * A record that passed libpcp's checks, values not decoded: its bytes (valid only until the
+ * next read from the same cursor) and how to decode them. `frame` is null for a synthesised
+ * mark. For consumers that format straight from bytes (dump) or decode selectively.
+ */
+export interface RawRecord extends RecordStamp {
+  readonly frame: RecordFrame | null;
+  readonly ctx: RecordContext | null;
+  readonly numpmid: number;
+}
+
+function rawMark(timestamp: Timestamp): RawRecord {
+  return { timestamp, numpmid: 0, mark: true, synthetic: true, frame: null, ctx: null };
 }
 
 export class RecordCursor {
@@ -72,15 +87,19 @@ export class RecordCursor {
    * it, so reading on continues there).
    */
   async read(mode: ReadMode): Promise<ArchiveRecord> {
-    return (await this.readOne(mode, true)) as ArchiveRecord;
+    const raw = await this.readRaw(mode);
+    if (!raw.frame || !raw.ctx) return syntheticMark(raw.timestamp, this.arch);
+    const f = raw.frame;
+    return decodeValues(f.bytes, f.view, f.start, f.offset, raw.ctx, raw);
   }
 
   /** As `read`, but only checks the record and returns its time (no values decoded). */
-  async readStamp(mode: ReadMode): Promise<RecordStamp> {
-    return this.readOne(mode, false);
+  readStamp(mode: ReadMode): Promise<RecordStamp> {
+    return this.readRaw(mode);
   }
 
-  private async readOne(mode: ReadMode, decode: boolean): Promise<ArchiveRecord | RecordStamp> {
+  /** As `read`, but the record's values stay undecoded bytes (see RawRecord). */
+  async readRaw(mode: ReadMode): Promise<RawRecord> {
     let reader: VolumeReader | null = await this.archive.volume(this.vol);
     let frame: RecordFrame | null;
     if (mode === PM_MODE_BACK) {
@@ -102,7 +121,7 @@ export class RecordCursor {
         if (this.arch === 0) throw new PmError(PM_ERR_EOL);
         if (this.markDone === 0) {
           this.markDone = PM_MODE_BACK;
-          return syntheticMark(markBefore(this.archive.start), this.arch);
+          return rawMark(markBefore(this.archive.start));
         }
         reader = await this.changeToPreviousArchive();
       }
@@ -131,22 +150,16 @@ export class RecordCursor {
         if (this.arch === this.set.archives.length - 1) throw new PmError(PM_ERR_EOL);
         if (this.markDone === 0) {
           this.markDone = PM_MODE_FORW;
-          return syntheticMark(markAfter(await this.set.archiveEnd(this.arch)), this.arch);
+          return rawMark(markAfter(await this.set.archiveEnd(this.arch)));
         }
         reader = await this.changeToNextArchive();
       }
     }
     const f = frame as RecordFrame;
     const ctx = this.set.recordContext(this.arch, this.vol);
-    let result: ArchiveRecord | RecordStamp;
-    if (decode) {
-      result = decodeRecord(f.bytes, f.view, f.start, f.offset, ctx);
-    } else {
-      const shape = checkRecord(f.view, f.start, f.offset, ctx);
-      result = { timestamp: shape.timestamp, mark: shape.numpmid === 0, synthetic: false };
-    }
+    const shape = checkRecord(f.view, f.start, f.offset, ctx);
     this.offset = mode === PM_MODE_BACK ? f.offset : f.offset + f.length;
-    return result;
+    return { timestamp: shape.timestamp, numpmid: shape.numpmid, mark: shape.numpmid === 0, synthetic: false, frame: f, ctx };
   }
 
   /** Switches to archive `arch`, positioned after the label of its lowest volume. */

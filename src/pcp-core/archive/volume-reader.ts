@@ -69,6 +69,8 @@ export class VolumeReader {
    * left where a length word is due). Throws PM_ERR_LOGREC for a broken frame.
    */
   async frameAt(offset: number): Promise<RecordFrame | null> {
+    // Only a damaged index can ask for a negative or absurd offset.
+    if (offset < 0 || !Number.isSafeInteger(offset)) this.fail(0, `bad offset ${offset}`);
     if (this.size - offset < 4) return null;
     await this.ensure(offset, 4, true);
     const head = this.windowView.getInt32(offset - this.windowStart);
@@ -86,6 +88,7 @@ export class VolumeReader {
    * start of the volume). Throws PM_ERR_LOGREC for a broken frame.
    */
   async frameBefore(end: number): Promise<RecordFrame | null> {
+    if (end < 0 || !Number.isSafeInteger(end)) this.fail(0, `bad offset ${end}`);
     if (end <= this.format.labelSize) return null;
     // The 4 bytes before `end` must exist; past the file's end they read short.
     if (end > this.size) this.fail(end, `position ${end} is past the end of the volume (${this.size} bytes)`);

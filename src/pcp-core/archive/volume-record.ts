@@ -125,7 +125,12 @@ export function checkRecord(view: DataView, start: number, fileOffset: number, c
 
 /** Checks (as checkRecord) and decodes the record at `start`. */
 export function decodeRecord(bytes: Uint8Array, view: DataView, start: number, fileOffset: number, ctx: RecordContext): ArchiveRecord {
-  const { timestamp, numpmid } = checkRecord(view, start, fileOffset, ctx);
+  return decodeValues(bytes, view, start, fileOffset, ctx, checkRecord(view, start, fileOffset, ctx));
+}
+
+/** Decodes the values of a record that checkRecord has passed (`shape` is its answer). */
+export function decodeValues(bytes: Uint8Array, view: DataView, start: number, fileOffset: number, ctx: RecordContext, shape: RecordShape): ArchiveRecord {
+  const { timestamp, numpmid } = shape;
   const H = ctx.format.dataHeaderSize;
   let p: number;
   // Pass 2 (values).
