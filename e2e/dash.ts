@@ -85,12 +85,12 @@ export async function setIntervalSec(page: Page, sec: number): Promise<void> {
  * pmval's value of `metric` (instance `inst`) at `offsetSec` after the archive's start,
  * with the given interval: pmval starts one interval earlier so a counter has its rate.
  */
-export function pmvalAt(archive: string, metric: string, offsetSec: number, intervalSec: number, inst?: string): number {
+export function pmvalAt(archive: string, metric: string, offsetSec: number, intervalSec: number, inst?: string, env?: NodeJS.ProcessEnv): number {
   const args = ['-z', '-f', '6', '-a', archive, '-S', `+${offsetSec - intervalSec}`, '-t', String(intervalSec), '-s', '2'];
   // pmval splits -i on spaces and commas unless the name is double-quoted.
   if (inst) args.push('-i', `"${inst}"`);
   args.push(metric);
-  const out = execFileSync('pmval', args, { encoding: 'utf8' });
+  const out = execFileSync('pmval', args, { encoding: 'utf8', env: { ...process.env, ...env } });
   const rows = out.split('\n').filter((l) => /^\d\d:\d\d:\d\d\.\d{3}\s/.test(l));
   // Rows are at -S + k × interval; a rate needs a previous sample, so pmval prints a counter
   // from the second sample on: the wanted time is then the first row, otherwise the last.
