@@ -14,6 +14,26 @@ const benchmarks: Benchmark[] = [
     pmdash: pmdash('--version'),
     runs: 10,
   },
+  // Archive reading (src/pcp-core/archive): a full record dump of the largest QA archives,
+  // and metadata listing, against the libpcp tools on the same files.
+  ...[
+    { id: '20180416.10.00', what: '4 xz volumes, 420 MB decompressed, 23 M values', runs: 1 },
+    { id: 'pcp-pidstat-process-args', what: 'xz volume, 24 M values, mostly strings', runs: 1 },
+    { id: '20180102', what: 'plain 7 MB volume', runs: 3 },
+  ].flatMap(({ id, what, runs }): Benchmark[] => {
+    const archive = `/var/lib/pcp/testsuite/archives/${id}`;
+    return [
+      { name: `dump ${id}`, work: `every record of ${id} (${what}) as text (pmdumplog -a)`, native: { cmd: 'pmdumplog', args: ['-a', archive] }, pmdash: pmdash('dump', '-a', archive), runs },
+      { name: `dump --json ${id}`, work: `every record of ${id} as JSON lines (pmdumplog -a)`, native: { cmd: 'pmdumplog', args: ['-a', archive] }, pmdash: pmdash('dump', '--json', '-a', archive), runs },
+    ];
+  }),
+  {
+    name: 'metrics -d 20180416.10.00',
+    work: 'open a 5.4 MB xz .meta and list 1017 descriptors (pminfo -d -a)',
+    native: { cmd: 'pminfo', args: ['-d', '-a', '/var/lib/pcp/testsuite/archives/20180416.10.00'], env: { PCP_DERIVED_CONFIG: '' } },
+    pmdash: pmdash('metrics', '-d', '-a', '/var/lib/pcp/testsuite/archives/20180416.10.00'),
+    runs: 5,
+  },
 ];
 
 const filters = process.argv.slice(2);
