@@ -3,9 +3,11 @@
 // by default); -d adds descriptors in exactly pminfo's text format, -T help text, -l merged
 // label sets (context, domain, indom, cluster, item; then per instance) as of the archive's
 // start. An unknown PREFIX is reported on stderr as pminfo does and makes the status 1.
-import { optFlag, parseArgs, type OptionSpec } from './args';
+import { optFlag, optList, parseArgs, type OptionSpec } from './args';
 import type { Command } from './command';
 import { archiveOption, archiveSpec, BufferedOut, openForCommand } from './archive-cli';
+import { derivedHelpText, derivedOverArchiveSet } from './derived-cli';
+import { isDerivedPmid } from '../pcp-core/derived/registry';
 import type { ArchiveSet } from '../pcp-core/archive/archive-set';
 import type { StoredLabelSet } from '../pcp-core/archive/meta-records';
 import { PM_LABEL_CLUSTER, PM_LABEL_CONTEXT, PM_LABEL_DOMAIN, PM_LABEL_INDOM, PM_LABEL_INSTANCES, PM_LABEL_ITEM } from '../pcp-core/context/context';
@@ -41,6 +43,7 @@ const options: readonly OptionSpec[] = [
   { short: 'd', long: 'desc', key: 'desc', help: 'show each metric\'s descriptor (pminfo -d)' },
   { short: 'T', long: 'help-text', key: 'help', help: 'show each metric\'s help text (pminfo -T)' },
   { short: 'l', long: 'labels', key: 'labels', help: 'show each metric\'s labels (pminfo -l)' },
+  { short: 'c', long: 'derived', value: true, repeat: true, arg: 'CONFIG', help: 'load derived metric definitions from CONFIG (pminfo -c)' },
   { long: 'json', help: 'print one JSON object' },
 ];
 
@@ -136,7 +139,7 @@ class LabelView {
 export const metricsCommand: Command = {
   name: 'metrics',
   summary: 'list the metrics of an archive (like pminfo -a, with -d, -T, -l)',
-  usage: '-a ARCHIVE [-d] [-T] [-l] [PREFIX...] [--json]',
+  usage: '-a ARCHIVE [-c CONFIG] [-d] [-T] [-l] [PREFIX...] [--json]',
   options,
   async run(argv, io) {
     const args = parseArgs(argv, options);
@@ -149,6 +152,8 @@ export const metricsCommand: Command = {
     if (!set) return 1;
     try {
       const meta = set.metadata;
+      // -c: derived metrics join the names (derived-cli.ts); the rest reads the metadata.
+      const derived = await derivedOverArchiveSet(set, optList(args, 'derived'), io);
       const labels = new LabelView(set);
       const out = new BufferedOut(io);
       let status = 0;
@@ -157,7 +162,7 @@ export const metricsCommand: Command = {
       for (const prefix of prefixes) {
         let names: string[];
         try {
-          names = meta.pmns.traverse(prefix);
+          names = derived ? await derived.traverse(prefix) : meta.pmns.traverse(prefix);
         } catch (e) {
           if (!(e instanceof PmError)) throw e;
           io.stderr(`Error: ${prefix === '' ? '' : `${prefix}: `}${e.message}\n`);
@@ -165,13 +170,24 @@ export const metricsCommand: Command = {
           continue;
         }
         for (const name of names) {
-          const id = meta.pmns.lookup(name);
+          const id = derived ? (await derived.lookupNames([name]))[0] : meta.pmns.lookup(name);
           if (id < 0) {
             await out.write(`${name}: pmLookupName: ${pmErrStr(id)}\n`);
             continue;
           }
           const pmid = id as PmId;
-          const desc = meta.desc(pmid);
+          let desc = meta.desc(pmid);
+          // A derived metric is bound (and its semantic errors reported) only when its
+          // descriptor is needed, as pminfo does.
+          if (derived && isDerivedPmid(pmid) && (showDesc || showHelp || showLabels || json)) {
+            const [d] = await derived.lookupDescs([pmid]);
+            if (typeof d === 'number') {
+              if (json) entries.push({ name, pmid: formatPmId(pmid), error: pmErrStr(d) });
+              else await out.write(`${name}: pmLookupDesc: ${pmErrStr(d)}\n`);
+              continue;
+            }
+            desc = d;
+          }
           if (json) {
             const entry: Record<string, unknown> = { name, pmid: formatPmId(pmid) };
             if (desc) {
@@ -206,7 +222,7 @@ export const metricsCommand: Command = {
             const l = labels.metric(desc);
             if (l) text += `    labels ${l}\n`;
           }
-          if (showHelp) text += helpText(set, pmid);
+          if (showHelp) text += derived && isDerivedPmid(pmid) ? await derivedHelpText(derived, pmid) : helpText(set, pmid);
           if (showLabels && desc) {
             for (const i of labels.instances(desc)) text += `    inst [${i.inst} or ${JSON.stringify(i.name)}] labels ${i.labels}\n`;
           }

@@ -20,6 +20,7 @@ import type { InDom, PmId, Timestamp } from '../pcp-core/types';
 import { PM_INDOM_NULL } from '../pcp-core/types';
 import { optFlag, optList, optString, parseArgs, UsageError, type OptionSpec } from './args';
 import type { Command, CommandIo } from './command';
+import { applyDerivedConfig as applyDerivedConfigs } from './derived-cli';
 import { formatTable, jsonHeader, jsonSample } from './values-format';
 import { isRateConverted, sampleValues, type Sample, type SampledMetric, type SamplingPlan } from './values-sampler';
 import { parseIntervalNs, parseWindowTime, zoneFormatter } from './values-time';
@@ -39,10 +40,9 @@ export const valuesOptions: OptionSpec[] = [
   { long: 'json', help: 'one JSON object per line: a header, then one line per sample' },
 ];
 
-/** The -c hook: derived metric definitions wrap the context (src/pcp-core/derived). */
-function applyDerivedConfig(ctx: Context, configs: readonly string[]): Promise<Context> {
-  if (configs.length === 0) return Promise.resolve(ctx);
-  return Promise.reject(new UsageError('-c: derived metrics are not available in this build yet'));
+/** The -c hook: derived metric definitions wrap the context (src/pcp-core/derived, derived-cli.ts). */
+function applyDerivedConfig(ctx: Context, configs: readonly string[], io: CommandIo): Promise<Context> {
+  return applyDerivedConfigs(ctx, configs, io);
 }
 
 interface OpenedSource {
@@ -118,7 +118,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
 
   const src = await openSource(optList(args, 'archive'), optString(args, 'host'), io);
   try {
-    const ctx = await applyDerivedConfig(src.ctx, optList(args, 'derived'));
+    const ctx = await applyDerivedConfig(src.ctx, optList(args, 'derived'), io);
     // Metrics and descriptors.
     const ids = await ctx.lookupNames(names);
     ids.forEach((id, i) => {
