@@ -40,7 +40,7 @@ function timeOnce(spec: CommandSpec): number {
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+  return s.length % 2 ? (s[mid]) : ((s[mid - 1]) + (s[mid])) / 2;
 }
 
 export function runBenchmark(b: Benchmark): BenchResult {
@@ -74,7 +74,7 @@ export interface MeasuredResult {
 export function formatResults(results: readonly (BenchResult | MeasuredResult)[]): string {
   const header = ['benchmark', 'native ms', 'pmdash ms', 'pmdash/native'];
   const rows = results.map((r) => [r.name, r.nativeMs === undefined ? 'n/a' : r.nativeMs.toFixed(1), r.pmdashMs.toFixed(1), r.ratio === undefined ? 'n/a' : `${r.ratio.toFixed(2)}x`]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i]).length)));
+  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), ...rows.map(line), '', ...results.map((r) => `${r.name}: ${r.work}`)].join('\n');
 }
