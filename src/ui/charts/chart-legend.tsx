@@ -11,16 +11,18 @@ interface Props {
   readonly series: readonly DisplaySeries[];
   readonly positionMs: number;
   readonly units: string;
+  /** Utilization charts: show each series' share in percent (what is drawn). */
+  readonly percent: boolean;
 }
 
-export function ChartLegend({ chartId, series, positionMs, units }: Props) {
+export function ChartLegend({ chartId, series, positionMs, units, percent }: Props) {
   const hoverMs = useHover((h) => h.timeMs);
   const at = hoverMs ?? positionMs;
   const keys = series.map((s) => s.key);
   return (
     <ul className="legend" data-testid="legend">
       {series.map((s) => {
-        const v = valueAt(s, at);
+        const v = valueAt(percent ? { times: s.times, values: s.drawn } : s, at);
         return (
           <li key={s.key} className={s.hidden ? 'legend-item hidden' : 'legend-item'} data-testid="legend-item" data-label={s.label}>
             <button
@@ -34,7 +36,7 @@ export function ChartLegend({ chartId, series, positionMs, units }: Props) {
               <span className="swatch" style={{ background: s.color }} />
               <span className="legend-label">{s.label}</span>
               <span className="legend-value" data-testid="legend-value" data-value={Number.isNaN(v) ? '' : String(v)} title={units}>
-                {Number.isNaN(v) ? 'no value' : formatValue(v)}
+                {Number.isNaN(v) ? 'no value' : `${formatValue(v)}${percent ? '%' : ''}`}
               </span>
             </button>
           </li>

@@ -98,7 +98,7 @@ export function buildOption(input: OptionInput): ChartOption {
       confine: true,
       transitionDuration: 0,
       axisPointer: { type: 'line', lineStyle: { color: '#1b8a3a' } },
-      formatter: (params: unknown) => tooltipHtml(params as TooltipParam[], shown, data.scale.label, zone),
+      formatter: (params: unknown) => tooltipHtml(params as TooltipParam[], shown, data.scale.label, zone, style === 'utilization'),
     },
     series: shown.map((s) => seriesOption(s, style, zone)),
   };
@@ -109,7 +109,7 @@ function esc(text: string): string {
 }
 
 /** Tooltip: the series' own values at the hovered sample (never stacked sums or cursor Y). */
-function tooltipHtml(params: TooltipParam[], shown: readonly DisplaySeries[], units: string, zone: DisplayZone): string {
+function tooltipHtml(params: TooltipParam[], shown: readonly DisplaySeries[], units: string, zone: DisplayZone, percent: boolean): string {
   const first = params[0];
   if (!first) return '';
   const s0 = shown[first.seriesIndex];
@@ -118,8 +118,9 @@ function tooltipHtml(params: TooltipParam[], shown: readonly DisplaySeries[], un
   const rows = params.map((p) => {
     const s = shown[p.seriesIndex];
     if (!s) return '';
-    const v = s.values[p.dataIndex] ?? NaN;
-    return `<tr><td><span style="display:inline-block;width:9px;height:9px;background:${s.color};margin-right:5px"></span>${esc(s.label)}</td><td style="text-align:right;padding-left:12px" data-series="${esc(s.label)}">${Number.isNaN(v) ? 'no value' : formatValue(v)}</td></tr>`;
+    // Each series' own value (its share in a utilization chart), never the stacked sum.
+    const v = (percent ? s.drawn : s.values)[p.dataIndex] ?? NaN;
+    return `<tr><td><span style="display:inline-block;width:9px;height:9px;background:${s.color};margin-right:5px"></span>${esc(s.label)}</td><td style="text-align:right;padding-left:12px" data-series="${esc(s.label)}">${Number.isNaN(v) ? 'no value' : `${formatValue(v)}${percent ? '%' : ''}`}</td></tr>`;
   });
   return `<div data-testid="chart-tooltip"><div><b>${head}</b>${units ? ` <span style="color:#666">${esc(units)}</span>` : ''}</div><table>${rows.join('')}</table></div>`;
 }

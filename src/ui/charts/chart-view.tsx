@@ -127,7 +127,7 @@ export function ChartView({ chart, tabId, win: archiveWin, zone, current }: Prop
           {errors.map((e) => <li key={e.sourceId}>{describeError(e.error)}</li>)}
         </ul>
       )}
-      {chart.legend && <ChartLegend chartId={chart.id} series={data.series} positionMs={win.t1Ms} units={data.scale.label} />}
+      {chart.legend && <ChartLegend chartId={chart.id} series={data.series} positionMs={win.t1Ms} units={data.scale.label} percent={chart.style === 'utilization'} />}
     </section>
   );
 }
