@@ -110,7 +110,8 @@ function nativeExportMs(archive: string, dir: string): number | undefined {
   const out = join(dir, 'overview.png');
   const run = (): number => {
     const t0 = process.hrtime.bigint();
-    const r = spawnSync('xvfb-run', ['-a', 'pmchart', '-a', archive, '-c', 'Overview', '-o', out, '-g', '1100x950'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    // -O +1h: without an origin pmchart 6.0.3 exports empty charts (docs/pmchart-reference.md D9).
+    const r = spawnSync('xvfb-run', ['-a', 'pmchart', '-a', archive, '-z', '-t', '10sec', '-O', '+1h', '-c', 'Overview', '-o', out, '-g', '1100x950'], { stdio: ['ignore', 'ignore', 'pipe'] });
     if (r.status !== 0) throw new Error(`pmchart -o: ${r.stderr.toString().slice(0, 400)}`);
     return Number(process.hrtime.bigint() - t0) / 1e6;
   };

@@ -2,7 +2,8 @@
 # Installs what the test suite needs on a Debian machine and starts the services it talks to:
 #   - Debian's chromium (Playwright drives /usr/bin/chromium; no browser is downloaded);
 #   - Performance Co-Pilot: pcp, pcp-testsuite (the QA archives) and python3-pcp (the oracle);
-#   - pmcd on localhost:44321, and pmproxy on localhost:44322 (its PCP relay).
+#   - pmcd on localhost:44321, and pmproxy on localhost:44322 (its PCP relay);
+#   - pcp-gui and xvfb, so benchmarks can time pmchart -o headless.
 # Idempotent: a second run only checks. Needs root (or sudo) for the first run.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -46,6 +47,13 @@ if [ -n "$need" ]; then
   $SUDO env PATH="$shim:$PATH" dpkg --configure -a
   still=$(missing $pcp_pkgs)
   [ -z "$still" ] || { echo "setup: failed to install: $still" >&2; exit 1; }
+fi
+
+# pmchart (pcp-gui) and Xvfb: the native side of the UI benchmarks (bench/browser-bench.ts).
+need=$(missing pcp-gui xvfb xauth)
+if [ -n "$need" ]; then
+  echo "setup: installing $need"
+  apt_install $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null
 fi
 
 $SUDO mkdir -p /run/pcp
