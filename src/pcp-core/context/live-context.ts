@@ -370,7 +370,10 @@ export class LiveContext implements Context {
     const profile = level === PM_LABEL_INSTANCES ? this.sendProfile(client) : undefined;
     const reply = client.labels(id, level);
     await profile;
-    const sets = (await reply).sets;
+    const all = (await reply).sets;
+    // libpcp's pmGet*Labels answers 0 sets when the one set of a single-set level is empty
+    // (pmcd sends it with no labels and no JSON); instance sets are returned as they come.
+    const sets = level !== PM_LABEL_INSTANCES && all.length === 1 && all[0]?.nlabels === 0 ? [] : all;
     // Instances come and go: their labels are not kept.
     if (level !== PM_LABEL_INSTANCES) this.labels.set(key, sets);
     return sets;
