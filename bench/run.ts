@@ -34,6 +34,21 @@ const benchmarks: Benchmark[] = [
     pmdash: pmdash('metrics', '-d', '-a', '/var/lib/pcp/testsuite/archives/20180416.10.00'),
     runs: 5,
   },
+  // Derived metrics (src/pcp-core/derived): the same interpolated replay of a whole archive,
+  // plain metric vs derived metric (bench/derived.conf), pmdash values vs pmval; the derived
+  // row's pmdash time over the plain row's is the cost of evaluating derived metrics.
+  ...(['plain', 'derived'] as const).map((kind): Benchmark => {
+    const archive = '/var/lib/pcp/testsuite/archives/20180416.10.00';
+    const metric = kind === 'plain' ? ['disk.dev.read'] : ['bench.disk.avg_io'];
+    const config = kind === 'plain' ? [] : ['bench/derived.conf'];
+    return {
+      name: `values ${kind} 20180416.10.00`,
+      work: kind === 'plain' ? 'disk.dev.read every 10 s over 4.5 h of archive (pmval -r)' : 'delta(read_bytes)/delta(read) ternary per disk every 10 s over 4.5 h (pmval --derived)',
+      native: { cmd: 'pmval', args: [...config.map((c) => `--derived=${c}`), '-r', '-t', '10', '-a', archive, ...metric], env: { PCP_DERIVED_CONFIG: '' } },
+      pmdash: { ...pmdash('values', ...config.flatMap((c) => ['-c', c]), '-r', '-t', '10', '-a', archive, ...metric), env: { PCP_DERIVED_CONFIG: '' } },
+      runs: 1,
+    };
+  }),
 ];
 
 const filters = process.argv.slice(2);
