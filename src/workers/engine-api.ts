@@ -4,12 +4,13 @@
 // metric details by name lists, never one call per sample. Every failure leaves as a plain
 // EngineError (engine-error.ts).
 import type { Context } from '../pcp-core/context/context';
+import { LiveContext } from '../pcp-core/context/live-context';
 import { DerivedContext } from '../pcp-core/derived/derived-context';
 import { PM_ERR_MODE, PM_ERR_NOCONTEXT, PmError, pmErrSymbol } from '../pcp-core/errors';
 import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
 import { groupArchiveFiles, type FileGroups } from './drop-groups';
 import { boundary, toEngineError } from './engine-error';
-import type { EngineError, ExpressionCheck, MetricDetails, PmnsNode, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
+import type { ConnectionStatus, EngineError, ExpressionCheck, MetricDetails, PmnsNode, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
 import { LiveWatch, type LiveListener, type LiveWatchSpec } from './live-watch';
 import { fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
@@ -138,6 +139,22 @@ export class EngineApi {
     this.watches.get(id)?.watch.stop();
     this.watches.delete(id);
     return Promise.resolve();
+  }
+
+  /**
+   * Reports a live source's connection state changes (lost, reconnecting with back-off,
+   * back) to `listener`; returns at once for archives, which have no connection.
+   */
+  watchConnection(handle: SourceHandle, listener: (s: ConnectionStatus) => void): Promise<void> {
+    return boundary('connection', () => {
+      const ctx = this.sources.get(handle)?.opened.ctx;
+      if (ctx instanceof LiveContext) {
+        ctx.on('connection', (e) =>
+          listener({ state: e.state, error: e.error ? toEngineError(e.error) : undefined, retryInMs: e.retryInMs, attempts: e.attempts }),
+        );
+      }
+      return Promise.resolve();
+    });
   }
 
   /** Validates a derived-metric expression against a source, for the chart editor. */

@@ -158,6 +158,15 @@ export type ExpressionCheck =
   | { readonly ok: true; readonly units: string; readonly sem: string; readonly type: string }
   | { readonly ok: false; readonly message: string; readonly caret: number };
 
+/** A live source's connection, as the UI shows it (the core reconnects by itself). */
+export interface ConnectionStatus {
+  readonly state: 'connecting' | 'connected' | 'reconnecting' | 'closed';
+  /** Why it was lost or why the last attempt failed. */
+  readonly error?: EngineError;
+  readonly retryInMs?: number;
+  readonly attempts?: number;
+}
+
 /** Live streaming: a one-row block per tick, or a fetch error, pushed to a callback. */
 export type LiveEvent = { readonly kind: 'frame'; readonly block: SeriesBlock } | { readonly kind: 'error'; readonly error: EngineError };
 export type LiveListener = (e: LiveEvent) => void;

@@ -2,9 +2,9 @@
 // bundled demo — goes through these functions, which own the loading state: the store hears
 // beganOpening → reportedProgress → finishedOpening | failedOpening per archive, so one bad
 // archive shows its error while the others open and keep working (speedscope's loadProfile).
-import { asEngineError, getEngine, progressCallback } from '../engine-client';
+import { asEngineError, getEngine, progressCallback, remoteCallback } from '../engine-client';
 import { dash } from '../store';
-import type { DroppedFile, SourceSpec, SourceSummary } from '../../workers/engine-types';
+import type { ConnectionStatus, DroppedFile, SourceSpec, SourceSummary } from '../../workers/engine-types';
 import type { SourceOrigin } from '../state/model';
 import { addOverviewIfEmpty } from '../views/overview';
 
@@ -21,6 +21,10 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string): P
   try {
     const summary = await getEngine().open(spec, onProgress);
     dash().finishedOpening(id, summary);
+    if (summary.kind === 'live') {
+      dash().connectionChanged(id, { state: 'connected' });
+      await getEngine().watchConnection(summary.handle, remoteCallback((c: ConnectionStatus) => dash().connectionChanged(id, c)));
+    }
     await addOverviewIfEmpty(id, summary);
     return summary;
   } catch (e) {

@@ -34,6 +34,13 @@ function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zon
           )}
         </div>
       )}
+      {s.connection && (
+        <div className={`connection ${s.connection.state}`} data-testid="connection" data-state={s.connection.state}>
+          {s.connection.state}
+          {s.connection.state === 'reconnecting' && s.connection.retryInMs !== undefined && ` (retry in ${Math.ceil(s.connection.retryInMs / 1000)} s, attempt ${s.connection.attempts ?? 1})`}
+          {s.connection.error && `: ${describeError(s.connection.error)}`}
+        </div>
+      )}
       {s.error && <div className="source-error" data-testid="source-error" role="alert">{s.error.code}: {describeError(s.error)}</div>}
       {sum?.warnings.map((w, i) => <div key={i} className="source-warning">{describeError(w)}</div>)}
     </li>

@@ -2,7 +2,7 @@
 // serialisable objects. These are what the URL, local storage and pmchart view files carry
 // (issue 8), so every field is documented and nothing here holds data series or handles
 // that cannot be rebuilt (docs/design.md "Store").
-import type { EngineError, InstanceSelector, SourceHandle, SourceSummary } from '../../workers/engine-types';
+import type { ConnectionStatus, EngineError, InstanceSelector, SourceHandle, SourceSummary } from '../../workers/engine-types';
 
 /** How a source was given, enough to reopen it (files cannot be reopened from a URL). */
 export type SourceOrigin =
@@ -24,6 +24,8 @@ export interface SourceEntry {
   readonly error?: EngineError;
   readonly summary?: SourceSummary;
   readonly handle?: SourceHandle;
+  /** Live sources: the connection as last reported (lost, reconnecting, back). */
+  readonly connection?: ConnectionStatus;
 }
 
 /** pmchart's chart styles; 'stacked-area' is pmchart's "stacking". */

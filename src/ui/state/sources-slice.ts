@@ -1,7 +1,7 @@
 // Sources: every archive or host the user opened, with its status, progress and error. The
 // engine handle and summary arrive when the open succeeds; a failed source keeps its error on
 // screen and never disturbs the others (docs/design.md "Errors").
-import type { EngineError, SourceSummary } from '../../workers/engine-types';
+import type { ConnectionStatus, EngineError, SourceSummary } from '../../workers/engine-types';
 import type { SourceEntry, SourceOrigin } from './model';
 import type { SliceCreator } from './slice';
 
@@ -18,6 +18,8 @@ export interface SourcesSlice {
   reportedProgress(id: string, phase: string, fraction: number): void;
   finishedOpening(id: string, summary: SourceSummary): void;
   failedOpening(id: string, error: EngineError): void;
+  /** A live source's connection changed state. */
+  connectionChanged(id: string, connection: ConnectionStatus): void;
   /** The user closed a source: its charts' plots stay, showing the source as closed. */
   closedSource(id: string): void;
   choseSource(id: string): void;
@@ -47,6 +49,9 @@ export const createSourcesSlice: SliceCreator<SourcesSlice> = (set, get) => ({
       currentSourceId: s.currentSourceId && s.sources.some((x) => x.id === s.currentSourceId && x.status === 'ready') ? s.currentSourceId : id,
     }));
     get().archiveBoundsChanged();
+  },
+  connectionChanged(id, connection) {
+    set((s) => ({ sources: patch(s.sources, id, { connection }) }));
   },
   failedOpening(id, error) {
     set((s) => ({ sources: patch(s.sources, id, { status: 'failed', error, progress: undefined }) }));

@@ -70,4 +70,18 @@ describe('time slice', () => {
     expect(store.getState().windowMs).toBe(6_000_000);
     expect(store.getState().speed).toBe(20);
   });
+
+  it('narrowed bounds clamp the position and playback; reset restores the union', () => {
+    const store = opened();
+    store.getState().narrowedBounds(1_100_000, 1_200_000);
+    expect(store.getState().positionMs).toBe(1_200_000);
+    store.getState().pressedPlay();
+    store.getState().ticked();
+    expect(store.getState().playState).toBe('stopped');
+    store.getState().movedPosition(1_000_000);
+    expect(store.getState().positionMs).toBe(1_100_000);
+    store.getState().resetBounds();
+    store.getState().movedPosition(1_000_000);
+    expect(store.getState().positionMs).toBe(1_000_000);
+  });
 });

@@ -55,6 +55,7 @@ export interface TimeSlice {
   resetZoom(): void;
   changedZone(zone: ZoneChoice): void;
   narrowedBounds(startMs: number, endMs: number): void;
+  resetBounds(): void;
   /** One playback tick: moves one interval in the play direction; stops at a bound. */
   ticked(): void;
   changedLiveHistory(ms: number): void;
@@ -200,6 +201,9 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
       if (!(endMs > startMs)) return;
       set({ bounds: { startMs, endMs } });
       set({ positionMs: place(get().positionMs) });
+    },
+    resetBounds() {
+      set({ bounds: undefined });
     },
     ticked() {
       const s = get();

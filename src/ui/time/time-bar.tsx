@@ -37,6 +37,33 @@ function LiveControls() {
   );
 }
 
+/** pmtime's Boundaries: narrow the window every chart and the slider may reach. */
+function BoundsControl({ zone, startMs, endMs }: { zone: DisplayZone; startMs: number; endMs: number }) {
+  const [open, setOpen] = useState(false);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const narrowed = useDash((s) => s.bounds !== undefined);
+  const a = parseIso(from, zone);
+  const b = parseIso(to, zone);
+  const ok = Number.isFinite(a) && Number.isFinite(b) && a < b;
+  return (
+    <span className="bounds">
+      <button type="button" data-testid="bounds" className={narrowed ? 'active' : ''} onClick={() => { setFrom(formatIso(startMs, zone)); setTo(formatIso(endMs, zone)); setOpen(!open); }}>
+        Bounds{narrowed ? ' *' : ''}
+      </button>
+      {open && (
+        <span className="bounds-form">
+          <input aria-label="start bound" data-testid="bound-start" className={Number.isFinite(a) ? 'position-text' : 'position-text bad'} value={from} onChange={(e) => setFrom(e.target.value)} />
+          –
+          <input aria-label="end bound" data-testid="bound-end" className={Number.isFinite(b) ? 'position-text' : 'position-text bad'} value={to} onChange={(e) => setTo(e.target.value)} />
+          <button type="button" disabled={!ok} onClick={() => { dash().narrowedBounds(a, b); setOpen(false); }}>Apply</button>
+          <button type="button" onClick={() => { dash().resetBounds(); setOpen(false); }}>Reset</button>
+        </span>
+      )}
+    </span>
+  );
+}
+
 export function TimeBar({ zone }: Props) {
   const anyLive = useDash((s) => s.sources.some((x) => x.status === 'ready' && x.summary?.kind === 'live'));
   const t = useDashShallow((s) => ({
@@ -123,6 +150,7 @@ export function TimeBar({ zone }: Props) {
           }}
         />
       </div>
+      {bounds && <BoundsControl zone={zone} startMs={bounds.startMs} endMs={bounds.endMs} />}
       <label className="field" title="Visible time window">
         Window
         <select data-testid="window" value="" disabled={!have} onChange={(e) => { const v = e.target.value; if (v === 'all') s.resetZoom(); else if (v) s.changedWindow(Number(v) * t.intervalMs); }}>
