@@ -7,11 +7,10 @@
 // with back-off and reports its state through `on('connection', …)`; calls made while it is
 // down fail at once with the reason. pmcd's state-change flags (§5.1) drop the caches they
 // may have made stale and are reported through `on('state-change', …)`.
-import { PmError, PM_ERR_IPC, PM_ERR_MODE, PM_ERR_NOCONTEXT, PM_ERR_NOTCONN, PM_ERR_TOOSMALL, isPmError, pmErrStr } from '../errors';
+import { PmError, PM_ERR_IPC, PM_ERR_MODE, PM_ERR_TOOSMALL, isPmError, pmErrStr } from '../errors';
 import { PM_ID_NULL, PM_IN_NULL, type Desc, type InDom, type InstanceList, type PmId, type Result } from '../types';
-import { PduClient, type PduClientOptions } from '../pdu/client';
+import type { PduClient } from '../pdu/client';
 import { PDU_FLAG_DESCS, PMCD_AGENT_CHANGE, pad4, PMCD_LABEL_CHANGE, PMCD_NAMES_CHANGE, PM_TEXT_HELP, PM_TEXT_INDOM, PM_TEXT_ONELINE, PM_TEXT_PMID } from '../pdu/constants';
-import type { Connector } from '../pdu/transport';
 import {
   PM_LABEL_CLUSTER,
   PM_LABEL_CONTEXT,
@@ -26,55 +25,18 @@ import {
   type TextKind,
 } from './context';
 import { InstanceProfile } from './instance-profile';
+import { LiveConnection, type ConnectionState, type LiveContextEvents, type LiveConnectionOptions } from './live-connection';
 
-export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
+export type { ConnectionEvent, ConnectionState, LiveContextEvents } from './live-connection';
 
-export interface ConnectionEvent {
-  readonly state: ConnectionState;
-  /** Why the connection was lost or the last attempt failed. */
-  readonly error?: PmError;
-  /** While reconnecting: milliseconds until the next attempt. */
-  readonly retryInMs?: number;
-  /** While reconnecting: attempts made so far. */
-  readonly attempts?: number;
-}
-
-export interface LiveContextEvents {
-  readonly connection: ConnectionEvent;
-  /** pmcd's state-change mask (PMCD_ADD_AGENT, …) that preceded a fetch reply. */
-  readonly 'state-change': { readonly flags: number };
-}
-
-export interface LiveContextOptions extends PduClientOptions {
-  /** Shown in errors and as `source.target`: "localhost:44321" or a bridge URL. */
-  readonly target: string;
-  /** Opens a fresh Transport to pmcd (the first time and on every reconnect). */
-  readonly connect: Connector;
-  /**
-   * Delays before successive reconnect attempts; the last repeats. libpcp uses 5, 10, 20, 40,
-   * 80 s (§2.11); a dashboard wants its first retry sooner, hence the default 1, 2, 5, 10, 20,
-   * 40, 80 s. An empty list disables reconnection.
-   */
-  readonly reconnectDelaysMs?: readonly number[];
-}
-
-const DEFAULT_RECONNECT_MS = [1000, 2000, 5000, 10_000, 20_000, 40_000, 80_000];
+export type LiveContextOptions = LiveConnectionOptions;
 
 /** Largest number of PMIDs in one DESC_IDS or FETCH PDU under pmcd's 64 KiB limit. */
 const MAX_IDS_PER_PDU = Math.floor((65536 - 28) / 4);
 
-type Listener<K extends keyof LiveContextEvents> = (event: LiveContextEvents[K]) => void;
-
 export class LiveContext implements Context {
   source: ContextSource;
-  private client: PduClient | undefined;
-  private state: ConnectionState = 'connecting';
-  private lastError: PmError | undefined;
-  private attempts = 0;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private nextAttemptAt = 0;
-  private readonly listeners: { [K in keyof LiveContextEvents]: Array<Listener<K>> } = { connection: [], 'state-change': [] };
-
+  private readonly connection: LiveConnection;
   private readonly names = new Map<string, PmId>();
   private readonly descs = new Map<PmId, Desc>();
   private readonly texts = new Map<string, string>();
@@ -82,9 +44,22 @@ export class LiveContext implements Context {
   private readonly profile = new InstanceProfile();
   /** The profile version pmcd holds on the current connection; -1 when none. */
   private profileSent = -1;
+  /** The client the profile bookkeeping refers to. */
+  private attached: PduClient | undefined;
+  private readonly target: string;
 
-  private constructor(private readonly options: LiveContextOptions) {
+  private constructor(options: LiveContextOptions) {
+    this.target = options.target;
     this.source = { kind: 'live', target: options.target, hostname: options.target, timezone: '', zoneinfo: '' };
+    this.connection = new LiveConnection(
+      options,
+      (client) => {
+        // A new pmcd connection holds no profile (§5.2).
+        this.attached = client;
+        this.profileSent = -1;
+      },
+      (flags) => this.stateChanged(flags),
+    );
   }
 
   /**
@@ -93,8 +68,7 @@ export class LiveContext implements Context {
    */
   static async open(options: LiveContextOptions): Promise<LiveContext> {
     const ctx = new LiveContext(options);
-    const client = await PduClient.connect(await options.connect(), options);
-    ctx.attach(client);
+    await ctx.connection.open();
     try {
       await ctx.readHostInfo();
     } catch (e) {
@@ -106,95 +80,22 @@ export class LiveContext implements Context {
 
   /** The connection's current state. */
   get connectionState(): ConnectionState {
-    return this.state;
+    return this.connection.state;
   }
 
   /** The hello's feature word on the current connection (0 while down). */
   get features(): number {
-    return this.client?.features ?? 0;
+    return this.connection.features;
   }
 
-  /** Subscribes to an event; returns the unsubscribe function. */
-  on<K extends keyof LiveContextEvents>(type: K, listener: Listener<K>): () => void {
-    const list = this.listeners[type] as Array<Listener<K>>;
-    list.push(listener);
-    return () => {
-      const at = list.indexOf(listener);
-      if (at >= 0) list.splice(at, 1);
-    };
-  }
-
-  private emit<K extends keyof LiveContextEvents>(type: K, event: LiveContextEvents[K]): void {
-    for (const l of [...(this.listeners[type] as Array<Listener<K>>)]) l(event);
-  }
-
-  // --- connection ----------------------------------------------------------------------
-
-  private attach(client: PduClient): void {
-    this.client = client;
-    this.profileSent = -1;
-    this.attempts = 0;
-    this.lastError = undefined;
-    this.state = 'connected';
-    client.onStateChange((flags) => this.stateChanged(flags));
-    client.onClose((error) => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      if (this.state === 'closed') return;
-      this.lost(error ?? new PmError(PM_ERR_NOTCONN, pmErrStr(PM_ERR_NOTCONN), this.options.target));
-    });
-    this.emit('connection', { state: 'connected' });
-  }
-
-  private lost(error: PmError): void {
-    this.lastError = error;
-    const delays = this.options.reconnectDelaysMs ?? DEFAULT_RECONNECT_MS;
-    if (delays.length === 0) {
-      this.state = 'closed';
-      this.emit('connection', { state: 'closed', error });
-      return;
-    }
-    const delay = delays[Math.min(this.attempts, delays.length - 1)] ?? 0;
-    this.state = 'reconnecting';
-    this.nextAttemptAt = Date.now() + delay;
-    this.emit('connection', { state: 'reconnecting', error, retryInMs: delay, attempts: this.attempts });
-    this.retryTimer = setTimeout(() => void this.reconnect(), delay);
-  }
-
-  private async reconnect(): Promise<void> {
-    this.retryTimer = undefined;
-    if (this.state === 'closed') return;
-    this.attempts++;
-    this.state = 'connecting';
-    this.emit('connection', { state: 'connecting', attempts: this.attempts });
-    let client: PduClient;
-    try {
-      client = await PduClient.connect(await this.options.connect(), this.options);
-    } catch (e) {
-      if (this.isClosed()) return;
-      this.lost(isPmError(e) ? e : new PmError(PM_ERR_NOTCONN, String(e), this.options.target));
-      return;
-    }
-    // close() may have run while the connection was being made.
-    if (this.isClosed()) {
-      client.close();
-      return;
-    }
-    this.attach(client);
-  }
-
-  private isClosed(): boolean {
-    return this.state === 'closed';
+  /** Subscribes to 'connection' or 'state-change' events; returns the unsubscribe function. */
+  on<K extends keyof LiveContextEvents>(type: K, listener: (event: LiveContextEvents[K]) => void): () => void {
+    return this.connection.on(type, listener);
   }
 
   /** The connected client, or a PmError saying why there is none. */
   private ready(): PduClient {
-    if (this.client && !this.client.closed) return this.client;
-    if (this.state === 'closed') throw new PmError(PM_ERR_NOCONTEXT, pmErrStr(PM_ERR_NOCONTEXT), `${this.options.target}: context closed`);
-    const why = this.lastError ?? new PmError(PM_ERR_NOTCONN, pmErrStr(PM_ERR_NOTCONN), this.options.target);
-    const wait = Math.max(0, Math.ceil((this.nextAttemptAt - Date.now()) / 1000));
-    const next = this.state === 'connecting' ? 'reconnecting now' : `reconnecting in ${wait} s`;
-    throw new PmError(why.code, `${why.message} (${next})`, why.context || this.options.target);
+    return this.connection.ready();
   }
 
   /** pmcd's state-change flags: drop what may be stale, as the flags' meaning implies (§5.1). */
@@ -207,7 +108,6 @@ export class LiveContext implements Context {
       this.texts.clear();
     }
     if (flags & (PMCD_LABEL_CHANGE | PMCD_AGENT_CHANGE)) this.labels.clear();
-    this.emit('state-change', { flags });
   }
 
   private async readHostInfo(): Promise<void> {
@@ -225,8 +125,8 @@ export class LiveContext implements Context {
     };
     this.source = {
       kind: 'live',
-      target: this.options.target,
-      hostname: text('pmcd.hostname') ?? this.options.target,
+      target: this.target,
+      hostname: text('pmcd.hostname') ?? this.target,
       timezone: text('pmcd.timezone') ?? '',
       zoneinfo: text('pmcd.zoneinfo')?.replace(/^:/, '') ?? '',
     };
@@ -382,7 +282,7 @@ export class LiveContext implements Context {
   // --- fetching --------------------------------------------------------------------------
 
   setMode(mode: ReplayMode): void {
-    if (mode !== PM_MODE_LIVE) throw new PmError(PM_ERR_MODE, pmErrStr(PM_ERR_MODE), `${this.options.target}: a live context only has mode LIVE`);
+    if (mode !== PM_MODE_LIVE) throw new PmError(PM_ERR_MODE, pmErrStr(PM_ERR_MODE), `${this.target}: a live context only has mode LIVE`);
   }
 
   changeProfile(change: ProfileChange): void {
@@ -395,13 +295,14 @@ export class LiveContext implements Context {
     const version = this.profile.version;
     this.profileSent = version;
     return client.profile(this.profile.snapshot()).catch((e: unknown) => {
-      if (this.client === client && this.profileSent === version) this.profileSent = -1;
+      // Refused: send it again before the next fetch (unless a new connection already reset it).
+      if (this.attached === client && this.profileSent === version) this.profileSent = -1;
       throw e;
     });
   }
 
   async fetch(ids: readonly PmId[]): Promise<Result> {
-    if (ids.length === 0) throw new PmError(PM_ERR_TOOSMALL, pmErrStr(PM_ERR_TOOSMALL), `${this.options.target}: fetch`);
+    if (ids.length === 0) throw new PmError(PM_ERR_TOOSMALL, pmErrStr(PM_ERR_TOOSMALL), `${this.target}: fetch`);
     // In-situ words are typed by the descriptor (§3.13), so every PMID needs one first.
     const unknown = ids.filter((id) => !this.descs.has(id));
     if (unknown.length > 0) await this.lookupDescs(unknown);
@@ -429,15 +330,7 @@ export class LiveContext implements Context {
 
   /** Ends the context: no more reconnects, every call afterwards fails with PM_ERR_NOCONTEXT. */
   close(): Promise<void> {
-    if (this.state !== 'closed') {
-      this.state = 'closed';
-      if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
-      this.retryTimer = undefined;
-      const client = this.client;
-      this.client = undefined;
-      client?.close();
-      this.emit('connection', { state: 'closed' });
-    }
+    this.connection.close();
     return Promise.resolve();
   }
 }
