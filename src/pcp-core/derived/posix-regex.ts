@@ -9,6 +9,7 @@
 // are ordinary characters, empty alternatives and groups are allowed, '{m,n}' is checked as
 // glibc does (RE_DUP_MAX 32767), brackets take ']' first, ranges, [:class:], [=c=], [.c.].
 
+const REG_BADPAT = 'Invalid regular expression';
 const REG_BADRPT = 'Invalid preceding regular expression';
 const REG_EPAREN = 'Unmatched ( or \\(';
 const REG_EBRACE = 'Unmatched \\{';
@@ -157,9 +158,16 @@ class EreTranslator {
     let num = -1;
     for (;;) {
       if (this.atEnd()) return { value: -2, stop: '' };
-      const c = this.p.charAt(this.pos++);
-      if (c === '}' || c === ',') return { value: num, stop: c };
-      const d = c >= '0' && c <= '9' ? c.charCodeAt(0) - 48 : -1;
+      let c = this.p.charAt(this.pos++);
+      // An escaped character is one token: `\}` does not close, `\,` still separates, and
+      // `\1`…`\9` are back-references, not digits (glibc's fetch_number looks at the token).
+      let escaped = false;
+      if (c === '\\' && !this.atEnd()) {
+        c = this.p.charAt(this.pos++);
+        escaped = true;
+      }
+      if ((c === '}' && !escaped) || c === ',') return { value: num, stop: c };
+      const d = c >= '0' && c <= '9' && !(escaped && c !== '0') ? c.charCodeAt(0) - 48 : -1;
       num = d < 0 || num === -2 ? -2 : num === -1 ? d : Math.min(RE_DUP_MAX + 1, num * 10 + d);
     }
   }
@@ -228,6 +236,8 @@ class EreTranslator {
       negate = true;
       this.pos++;
     }
+    // glibc: a bracket that ends the pattern before its first element is a bad pattern.
+    if (this.atEnd()) throw new RegexError(REG_BADPAT);
     const ranges: Range[] = [];
     let first = true;
     for (;;) {
