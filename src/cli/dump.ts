@@ -31,35 +31,38 @@ function hex(bytes: Uint8Array): string {
 
 /** pmdumplog-style text: a header line per record, one line per value. */
 class TextFormatter {
-  private readonly names = new Map<PmId, string>();
-  private readonly instNames = new WeakMap<InstanceList, Map<number, string>>();
+  /** "    pmid (name): " per pmid. */
+  private readonly prefixes = new Map<PmId, string>();
+  /** Per instance list (an observation of an indom): "inst [N or "name"] " per instance. */
+  private readonly instPrefixes = new WeakMap<InstanceList, Map<number, string>>();
+  private readonly unlisted = new Map<number, string>();
 
   constructor(private readonly set: ArchiveSet) {}
 
-  private metricName(pmid: PmId): string {
-    let n = this.names.get(pmid);
+  private prefix(pmid: PmId): string {
+    let n = this.prefixes.get(pmid);
     if (n === undefined) {
       const all = this.set.metadata.pmns.nameAll(pmid);
-      n = `${formatPmId(pmid)} (${all.length > 0 ? all[0] : '<noname>'})`;
-      this.names.set(pmid, n);
+      n = `    ${formatPmId(pmid)} (${all.length > 0 ? all[0] : '<noname>'}): `;
+      this.prefixes.set(pmid, n);
     }
     return n;
   }
 
-  private instName(list: InstanceList | undefined, inst: number): string {
-    if (!list) return '???';
-    let m = this.instNames.get(list);
+  private instPrefix(list: InstanceList | undefined, inst: number): string {
+    let m = list ? this.instPrefixes.get(list) : this.unlisted;
     if (!m) {
-      m = new Map(Array.from(list.instances, (id, i) => [id, list.names[i]]));
-      this.instNames.set(list, m);
+      m = new Map(Array.from(list?.instances ?? [], (id, i) => [id, `inst [${id} or ${JSON.stringify(list?.names[i])}] `]));
+      if (list) this.instPrefixes.set(list, m);
     }
-    const name = m.get(inst);
-    return name === undefined ? '???' : JSON.stringify(name);
+    let p = m.get(inst);
+    if (p === undefined) m.set(inst, (p = `inst [${inst} or ???] `));
+    return p;
   }
 
   private value(type: number, v: AtomValue): string {
-    if (typeof v === 'string') return JSON.stringify(v);
     if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+    if (typeof v === 'string') return JSON.stringify(v);
     if (v instanceof Uint8Array) return type === PM_TYPE_AGGREGATE || type === PM_TYPE_AGGREGATE_STATIC ? `[${hex(v)}]` : `[raw ${hex(v)}]`;
     return `[${v.records.length} event record${v.records.length === 1 ? '' : 's'}]`;
   }
@@ -67,15 +70,15 @@ class TextFormatter {
   format(rec: ArchiveRecord): string {
     const time = formatIsoUtc(rec.timestamp);
     if (rec.mark) return `${time} <mark>\n`;
-    const lines = [`${time} ${rec.sets.length} metric${rec.sets.length === 1 ? '' : 's'}`];
+    let out = `${time} ${rec.sets.length} metric${rec.sets.length === 1 ? '' : 's'}\n`;
     for (const vs of rec.sets) {
-      const name = this.metricName(vs.pmid);
+      const prefix = this.prefix(vs.pmid);
       if (vs.numval < 0) {
-        lines.push(`    ${name}: Error: ${pmErrStr(vs.numval)}`);
+        out += `${prefix}Error: ${pmErrStr(vs.numval)}\n`;
         continue;
       }
       if (vs.numval === 0) {
-        lines.push(`    ${name}: No values returned!`);
+        out += `${prefix}No values returned!\n`;
         continue;
       }
       const desc = this.set.metadata.desc(vs.pmid);
@@ -84,11 +87,11 @@ class TextFormatter {
       const list = singular ? undefined : this.set.metadata.indomAt(desc.indom, rec.timestamp);
       for (let j = 0; j < vs.numval; j++) {
         const inst = vs.inst[j];
-        const where = singular && inst === -1 ? '' : `inst [${inst} or ${this.instName(list, inst)}] `;
-        lines.push(`    ${name}: ${where}value ${this.value(type, vs.values[j])}`);
+        const where = singular && inst === -1 ? '' : this.instPrefix(list, inst);
+        out += `${prefix}${where}value ${this.value(type, vs.values[j])}\n`;
       }
     }
-    return lines.join('\n') + '\n';
+    return out;
   }
 }
 

@@ -7,6 +7,7 @@ import { DecodeError, PM_ERR_LOGREC } from '../errors';
 import { decodeUnits, type Desc, type InDom, type PmId, type Timestamp } from '../types';
 import type { Label, LabelSet } from '../context/context';
 import { decodeTimestampV3, decodeTimeval } from './log-format';
+import { decodeCStringAt } from './value-decode';
 
 /** Metadata record types (§4). */
 export const TYPE_DESC = 1;
@@ -70,11 +71,7 @@ export interface IndomRecord {
 const utf8 = new TextDecoder('utf-8');
 
 /** A NUL-terminated string inside [start, end): C semantics, but never past `end`. */
-function cString(bytes: Uint8Array, start: number, end: number): string {
-  let nul = start;
-  while (nul < end && bytes[nul] !== 0) nul++;
-  return utf8.decode(bytes.subarray(start, nul));
-}
+const cString = decodeCStringAt;
 
 /**
  * §4.2: TYPE_INDOM_V2 (timeval) or TYPE_INDOM / TYPE_INDOM_DELTA (V3 timestamp), then indom,
