@@ -16,7 +16,7 @@ describe('PduClient on pmcd 6.0.3', () => {
   let loadIndom: InDom;
   beforeAll(async () => {
     c = await PduClient.connect(await openTcpTransport('localhost', 44321));
-    load = (await c.lookupNames(['kernel.all.load'])).pmids[0] as PmId;
+    load = (await c.lookupNames(['kernel.all.load'])).pmids[0];
     loadIndom = (await c.desc(load)).indom;
   });
   afterAll(() => c.close());
