@@ -23,13 +23,14 @@ import type { Command, CommandIo } from './command';
 import { applyDerivedConfig as applyDerivedConfigs } from './derived-cli';
 import { formatTable, jsonHeader, jsonSample } from './values-format';
 import { isRateConverted, sampleValues, type Sample, type SampledMetric, type SamplingPlan } from './values-sampler';
-import { parseIntervalNs, parseWindowTime, zoneFormatter } from './values-time';
+import { archiveZone, localZone, parseIntervalNs, parseValuesWindow, zoneFormatter } from './values-time';
+import { Zone } from '../pcp-core/time';
 
 export const valuesOptions: OptionSpec[] = [
   { short: 'a', long: 'archive', value: true, repeat: true, arg: 'ARCHIVE', help: 'archive (name, file, directory or comma list); repeat to join several' },
   { short: 'h', long: 'host', value: true, arg: 'HOST', help: 'live pmcd: HOST[:PORT], HOST[:PORT]@PROXY[:PORT] (pmproxy relay) or ws[s]://SERVER/pmcd[?target=HOST:PORT] (pmdash bridge)' },
   { short: 't', long: 'interval', value: true, arg: 'INTERVAL', help: 'sampling interval, e.g. 10, 2.5sec, 250msec (default 1 sec)' },
-  { short: 'S', long: 'start', value: true, arg: 'TIME', help: 'first sample: +offset from the archive start, -offset from its end' },
+  { short: 'S', long: 'start', value: true, arg: 'TIME', help: 'first sample (default the archive start): +offset, -offset from the end, @date' },
   { short: 'T', long: 'finish', value: true, arg: 'TIME', help: 'last sample time (default: the end of the archive)' },
   { short: 's', long: 'samples', value: true, arg: 'N', help: 'number of samples (default: until -T or the end)' },
   { short: 'r', long: 'raw', help: 'report counters as raw values, not rates' },
@@ -160,8 +161,9 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
         ctx.changeProfile({ op: 'add', indom: m.desc.indom, instances: chosen });
       }
     }
-    const zoneinfo = src.ctx.source.kind === 'archive' || src.ctx.source.kind === 'live' ? src.ctx.source.zoneinfo : '';
-    const zone = optString(args, 'timezone') ?? (optFlag(args, 'hostzone') ? zoneinfo || undefined : undefined);
+    // Zone for -S/-T dates and printed times: local, the source's (-z) or TZ (-Z).
+    const tzOpt = optString(args, 'timezone');
+    const zone = tzOpt !== undefined ? Zone.fromTz(tzOpt) : optFlag(args, 'hostzone') ? archiveZone(src.ctx.source.timezone, src.ctx.source.kind === 'archive' || src.ctx.source.kind === 'live' ? src.ctx.source.zoneinfo : '') : localZone();
     let plan: SamplingPlan;
     if (!src.archive) {
       // Live: a fetch every -t from now on, -s times (or until interrupted, with --json).
@@ -172,10 +174,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
       // Time window and sample count, as pmval computes them.
       const start = src.ctx.source.kind === 'archive' ? src.ctx.source.start : { sec: 0, nsec: 0 };
       const end = await src.archive.archiveEnd();
-      const startText = optString(args, 'start');
-      const finishText = optString(args, 'finish');
-      const origin = startText === undefined ? start : parseWindowTime(startText, '-S', start, end);
-      const finish = finishText === undefined ? end : parseWindowTime(finishText, '-T', start, end);
+      const { origin, finish } = parseValuesWindow(optString(args, 'start'), optString(args, 'finish'), start, end, zone);
       let samples = samplesOpt;
       if (samples === undefined) {
         const step = timestampToReal({ sec: Number(intervalNs / 1_000_000_000n), nsec: Number(intervalNs % 1_000_000_000n) });
@@ -189,12 +188,15 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     if (json) io.stdout(jsonHeader(metrics) + '\n');
     const collected: Sample[] = [];
     for await (const s of sampleValues(ctx, metrics, pmids, plan)) {
-      if (json) io.stdout(jsonSample(metrics, s) + '\n');
-      else collected.push(s);
+      if (json) {
+        io.stdout(jsonSample(metrics, s) + '\n');
+        if (io.drain) await io.drain();
+      } else {
+        collected.push(s);
+      }
     }
     if (!json) {
-      const fmt = zoneFormatter(zone);
-      io.stdout(formatTable(metrics, collected, { source: src.name, host: src.ctx.source.hostname, timeLabel: zone ?? 'local', intervalSec: Number(plan.deltaNs) / 1e9, raw }, fmt));
+      io.stdout(formatTable(metrics, collected, { source: src.name, host: src.ctx.source.hostname, timeLabel: zone.tz, intervalSec: Number(plan.deltaNs) / 1e9, raw }, zoneFormatter(zone)));
     }
     return 0;
   } finally {

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Oracle for `pmdash values --json`: pmval's sampling on libpcp, printed in pmdash's format.
 
-argv: JSON {"archive": "A[,B]", "metrics": [names], "startNs": offset from the label start
-        in ns (int, may be negative) | null, "finishNs": offset from the archive end | null,
-        "intervalNs": int, "samples": int | null, "raw": bool, "instances": [names] | null}
+argv: JSON {"archive": "A[,B]", "metrics": [names], "start": -S text | null,
+        "finish": -T text | null, "interval": -t text, "samples": int | null, "raw": bool,
+        "instances": [names] | null}; -S/-T/-t are parsed by libpcp's pmParseHighResTimeWindow
+        and pmParseHighResInterval, as pmval's option parsing does (offset forms: no zone).
 stdout: JSON lines, exactly what `pmdash values --json` prints:
   {"kind":"header","metrics":{NAME:{"pmid","type","sem","indom","units"}}}
   {"kind":"sample","time":ISO-8601 UTC with 9 digits,"values":{NAME:{INSTANCE:value}}}
@@ -31,11 +32,6 @@ LIBPCP.pmtimespecToReal.argtypes = [ctypes.POINTER(pmapi.timespec)]
 
 def to_real(sec, nsec):
     return LIBPCP.pmtimespecToReal(ctypes.byref(pmapi.timespec(sec, nsec)))
-
-
-def add_ns(sec, nsec, ns):
-    total = sec * 1000000000 + nsec + ns
-    return total // 1000000000, total % 1000000000
 
 
 def iso(sec, nsec):
@@ -93,11 +89,23 @@ def main():
     except AttributeError:
         pass
     end_ts = ctx.pmGetHighResArchiveEnd()
-    end = (end_ts.tv_sec, end_ts.tv_nsec)
-    origin = start if req.get("startNs") is None else add_ns(start[0], start[1], req["startNs"])
-    finish = end if req.get("finishNs") is None else add_ns(end[0], end[1], req["finishNs"])
-    ins = req["intervalNs"]
-    isec, insec = ins // 1000000000, ins % 1000000000
+    ls, le = pmapi.timespec(start[0], start[1]), pmapi.timespec(end_ts.tv_sec, end_ts.tv_nsec)
+    rs, re_, ro = pmapi.timespec(), pmapi.timespec(), pmapi.timespec()
+    err = ctypes.c_char_p()
+    sw = req.get("start")
+    fw = req.get("finish")
+    sts = LIBPCP.pmParseHighResTimeWindow(sw.encode() if sw else None, fw.encode() if fw else None, None, None,
+                                          ctypes.byref(ls), ctypes.byref(le), ctypes.byref(rs), ctypes.byref(re_),
+                                          ctypes.byref(ro), ctypes.byref(err))
+    if sts < 0:
+        raise SystemExit("pmParseHighResTimeWindow: %s" % err.value)
+    origin = (ro.tv_sec, ro.tv_nsec)
+    finish = (re_.tv_sec, re_.tv_nsec)
+    iv = pmapi.timespec()
+    sts = LIBPCP.pmParseHighResInterval(req["interval"].encode(), ctypes.byref(iv), ctypes.byref(err))
+    if sts < 0:
+        raise SystemExit("pmParseHighResInterval: %s" % err.value)
+    isec, insec = iv.tv_sec, iv.tv_nsec
     samples = req.get("samples")
     if samples is None:
         n = int((to_real(*finish) - to_real(*origin)) / to_real(isec, insec))

@@ -109,7 +109,8 @@ export class ArchiveContext implements Context {
    */
   setMode(mode: ReplayMode, origin?: Timestamp, deltaNs?: bigint): void {
     if (mode !== PM_MODE_INTERP && mode !== PM_MODE_FORW && mode !== PM_MODE_BACK) throw new PmError(PM_ERR_MODE);
-    this.pending = this.pending.then(() => this.session.setMode(mode, origin, deltaNs ?? 0n));
+    this.session.setModeState(mode, origin, deltaNs ?? 0n);
+    this.pending = this.pending.then(() => this.session.position());
   }
 
   /** Waits for queued positioning; its failure (an I/O error) is reported once, here. */
@@ -148,6 +149,11 @@ export class ArchiveContext implements Context {
   /** The current mode (PM_MODE_FORW after opening). */
   get mode(): number {
     return this.session.currentMode;
+  }
+
+  /** The INTERP delta as last set by setMode (signed nanoseconds; 0 after opening). */
+  get deltaNs(): bigint {
+    return this.session.deltaNs;
   }
 
   /** pmDestroyContext. A queued positioning still running finishes first; if it failed, the

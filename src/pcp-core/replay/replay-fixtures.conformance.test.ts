@@ -151,10 +151,10 @@ function otherScenarios(): Scenario[] {
   const out: Scenario[] = [];
   for (const version of [2, 3] as const) {
     const cal = [caliperSpec(version)];
-    const c0 = cal[0]!.start.sec;
+    const c0 = cal[0].start.sec;
     out.push({ name: `V${version} calipers: 20 vs 3 instances`, specs: cal, metrics: ['cal.big', 'cal.small', 'cal.tick'], steps: [interp([c0, 0], [5, 0]), { fetch: 6 }, interp([c0 + 20, 0], [-2, -500000000]), { fetch: 10 }] });
     const vol = [multiVolumeSpec(version)];
-    const v0 = vol[0]!.start;
+    const v0 = vol[0].start;
     for (const [name, origin, delta, n] of [
       ['0.75 s from start', [v0.sec, v0.nsec], [0, 750000000], 120],
       ['7.3 s from start', [v0.sec, v0.nsec], [7, 300000000], 14],

@@ -55,8 +55,19 @@ export class ReplaySession {
     return this.mode;
   }
 
+  /** The INTERP delta as set (signed nanoseconds). */
+  get deltaNs(): bigint {
+    return BigInt(this.deltaSec) * 1_000_000_000n + BigInt(this.deltaNsec);
+  }
+
   /** pmSetMode for an archive: FORW, BACK or INTERP; `origin` undefined keeps the time. */
   async setMode(mode: number, origin: Timestamp | undefined, deltaNs: bigint = 0n): Promise<void> {
+    this.setModeState(mode, origin, deltaNs);
+    await this.position();
+  }
+
+  /** The synchronous half of pmSetMode: mode, origin, delta and direction, stale bounds dropped. */
+  setModeState(mode: number, origin: Timestamp | undefined, deltaNs: bigint = 0n): void {
     if (mode !== PM_MODE_INTERP && mode !== PM_MODE_FORW && mode !== PM_MODE_BACK) throw new PmError(PM_ERR_MODE);
     if (origin) this.originTs = origin;
     this.mode = mode;
@@ -64,10 +75,15 @@ export class ReplaySession {
     this.deltaSec = d.sec;
     this.deltaNsec = d.nsec;
     this.direction = deltaNs > 0n ? 1 : deltaNs < 0n ? -1 : 0;
-    const dir = mode === PM_MODE_INTERP ? (this.direction > 0 ? MODE_FORW : MODE_BACK) : mode;
-    // libpcp ignores a positioning failure here; the next fetch reports it.
-    await setTime(this.cursor, this.originTs, dir);
     this.interp.resetBounds(this.originTs);
+  }
+
+  /** The reading half of pmSetMode: index positioning at the origin (failures are left for
+   *  the next fetch to meet, as libpcp does). */
+  async position(): Promise<void> {
+    const mode = this.mode;
+    const dir = mode === PM_MODE_INTERP ? (this.direction > 0 ? MODE_FORW : MODE_BACK) : mode === PM_MODE_BACK ? MODE_BACK : MODE_FORW;
+    await setTime(this.cursor, this.originTs, dir);
   }
 
   /** pmFetch. Rejects with PmError (PM_ERR_EOL at either end). */
