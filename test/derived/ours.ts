@@ -2,6 +2,7 @@
 // registration, binding and fetch loop over DerivedContext + ArchiveContext, with results in
 // the oracle's JSON shape (64-bit integers as strings) so the two can be compared directly.
 import { DirFileSet } from '../../src/node/dir-file-set';
+import { openLiveContext } from '../../src/node/open-live-context';
 import { openArchiveContext } from '../../src/pcp-core/context/archive-context';
 import { PM_MODE_FORW, PM_MODE_INTERP } from '../../src/pcp-core/context/context';
 import { DerivedContext } from '../../src/pcp-core/derived/derived-context';
@@ -17,8 +18,10 @@ export interface Reply {
 }
 
 export interface Request {
-  readonly archive: string;
-  readonly mode: 'forw' | 'interp';
+  readonly archive?: string;
+  /** A live pmcd instead of an archive (mode 'live'). */
+  readonly host?: string;
+  readonly mode: 'forw' | 'interp' | 'live';
   readonly deltaMs: number;
   readonly samples: number;
   readonly metrics: ReadonlyArray<readonly [string, string]>;
@@ -31,7 +34,7 @@ export async function runOurs(req: Request): Promise<Reply> {
     const r = registry.registerMetric(name, expr);
     out.register.push(r.status === 0 ? { status: 0, message: null } : { status: r.status, message: r.message });
   }
-  const inner = await openArchiveContext(new DirFileSet('/'), req.archive);
+  const inner = req.host !== undefined ? await openLiveContext(req.host) : await openArchiveContext(new DirFileSet('/'), req.archive ?? '');
   const messages: string[] = [];
   const ctx = new DerivedContext(inner, { registry, onMessage: (m) => messages.push(m) });
   const ids: PmId[] = [];
@@ -52,7 +55,7 @@ export async function runOurs(req: Request): Promise<Reply> {
   }
   if (ids.length > 0) {
     const start = inner.source.kind === 'archive' ? inner.source.start : undefined;
-    ctx.setMode(req.mode === 'interp' ? PM_MODE_INTERP : PM_MODE_FORW, start, BigInt(req.deltaMs) * 1_000_000n);
+    if (req.mode !== 'live') ctx.setMode(req.mode === 'interp' ? PM_MODE_INTERP : PM_MODE_FORW, start, BigInt(req.deltaMs) * 1_000_000n);
     for (let s = 0; s < req.samples; s++) {
       let r;
       try {

@@ -5,7 +5,7 @@ what libpcp prints on stderr, i.e. semantic errors), then fetches them all toget
 or INTERP mode and reports every value.
 
 stdin: {"archive": path, "mode": "forw"|"interp", "deltaMs": int, "samples": int,
-        "metrics": [[name, expr], ...]}
+        "metrics": [[name, expr], ...]}, or {"host": "localhost", "mode": "live", ...} for pmcd
 stdout: {"register": [{"status", "message"}], "bind": [{"pmid", "desc"|null, "error"|null,
          "stderr"}], "samples": [{"sec", "usec", "sets": [{"numval", "inst", "values"}]}]}
 64-bit integers are sent as strings, doubles as repr() strings (inf, nan included)."""
@@ -56,7 +56,10 @@ def main():
     saved = os.dup(2)
     os.dup2(capture.fileno(), 2)
     try:
-        ctx = pmapi.pmContext(c_api.PM_CONTEXT_ARCHIVE, req["archive"])
+        if req.get("host") is not None:
+            ctx = pmapi.pmContext(c_api.PM_CONTEXT_HOST, req["host"])
+        else:
+            ctx = pmapi.pmContext(c_api.PM_CONTEXT_ARCHIVE, req["archive"])
         pmids = []
         descs = []
         for name, _ in req["metrics"]:
@@ -81,11 +84,10 @@ def main():
         os.dup2(saved, 2)
         os.close(saved)
 
-    label = ctx.pmGetArchiveLabel()
     if req["mode"] == "interp":
-        ctx.pmSetMode(c_api.PM_MODE_INTERP, label.start, req["deltaMs"])
-    else:
-        ctx.pmSetMode(c_api.PM_MODE_FORW, label.start, 0)
+        ctx.pmSetMode(c_api.PM_MODE_INTERP, ctx.pmGetArchiveLabel().start, req["deltaMs"])
+    elif req["mode"] == "forw":
+        ctx.pmSetMode(c_api.PM_MODE_FORW, ctx.pmGetArchiveLabel().start, 0)
     if not pmids:
         json.dump(out, sys.stdout)
         return
