@@ -135,6 +135,6 @@ describe('pmdash metrics', () => {
 
   it('merges labels per metric and instance', async () => {
     const { out } = await run(metricsCommand, '-a', base, '-l', 'demo.pi');
-    expect(out).toBe('\ndemo.pi\n    labels {"hostname":"testhost","model":"RGB"}\n    inst [1 or "A"] labels {"hostname":"testhost","model":"RGB"}\n    inst [2 or "B"] labels {"hostname":"testhost","model":"RGB"}\n');
+    expect(out).toBe('\ndemo.pi\n    labels {"hostname":"testhost","model":"RGB"}\n    inst [2 or "B"] labels {"hostname":"testhost","model":"RGB"}\n    inst [3 or "C"] labels {"hostname":"testhost","model":"RGB"}\n');
   });
 });

@@ -1,8 +1,8 @@
 // `pmdash metrics -a ARCHIVE [-d] [-T] [-l] [PREFIX...] [--json]`: the metrics of an archive,
 // like `pminfo -a ARCHIVE`: names in pmTraversePMNS order below each PREFIX (the whole PMNS
 // by default); -d adds descriptors in exactly pminfo's text format, -T help text, -l merged
-// label sets (context, domain, indom, cluster, item; then per instance) as of the archive's
-// start. An unknown PREFIX is reported on stderr as pminfo does and makes the status 1.
+// label sets (context, domain, indom, cluster, item; then per instance), from the newest
+// label records. An unknown PREFIX is reported on stderr as pminfo does and makes the status 1.
 import { optFlag, optList, parseArgs, type OptionSpec } from './args';
 import type { Command } from './command';
 import { archiveOption, archiveSpec, BufferedOut, openForCommand } from './archive-cli';
@@ -94,11 +94,16 @@ function helpText(set: ArchiveSet, id: PmId): string {
   }
 }
 
+/**
+ * Label sets as pminfo -l shows them, taken from the newest label records and instances of
+ * the archive (pminfo looks them up at the time its first fetch lands on, which for archives
+ * written by pmlogger holds the same label records).
+ */
 class LabelView {
   constructor(private readonly set: ArchiveSet) {}
 
   private one(level: number, ident: number): StoredLabelSet | undefined {
-    return this.set.metadata.labelSets(level, ident, this.set.start)[0];
+    return this.set.metadata.labelSets(level, ident)[0];
   }
 
   /** Context labels, or pminfo's fallback of just the hostname. */
@@ -120,18 +125,24 @@ class LabelView {
     return mergeLabels(this.levels(d));
   }
 
+  /** Per instance label set if there are any, else per instance of the domain. */
   instances(d: Desc): Array<{ inst: number; name: string; labels: string }> {
     if (d.indom === PM_INDOM_NULL) return [];
     const base = this.levels(d);
-    const sets = this.set.metadata.labelSets(PM_LABEL_INSTANCES, d.indom, this.set.start);
-    const list = this.set.metadata.indomAt(d.indom, this.set.start);
+    const sets = this.set.metadata.labelSets(PM_LABEL_INSTANCES, d.indom);
+    const list = this.set.metadata.indomAt(d.indom);
+    const everyone = this.set.metadata.indomUnion(d.indom);
+    const nameOf = (inst: number): string => {
+      const i = everyone ? everyone.instances.indexOf(inst) : -1;
+      return i >= 0 ? (everyone?.names[i] as string) : 'DISAPPEARED';
+    };
     const out: Array<{ inst: number; name: string; labels: string }> = [];
-    const ids = list ? Array.from(list.instances) : [];
-    for (let i = 0; i < ids.length; i++) {
-      const inst = ids[i];
-      const labels = mergeLabels([...base, sets.find((s) => s.inst === inst)]);
-      if (labels) out.push({ inst, name: list?.names[i] ?? 'DISAPPEARED', labels });
-    }
+    const add = (inst: number, own: StoredLabelSet | undefined): void => {
+      const labels = mergeLabels([...base, own]);
+      if (labels) out.push({ inst, name: nameOf(inst), labels });
+    };
+    if (sets.length > 0) for (const s of sets) add(s.inst, s);
+    else for (const inst of list?.instances ?? []) add(inst, undefined);
     return out;
   }
 }
