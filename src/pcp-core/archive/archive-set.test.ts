@@ -6,8 +6,8 @@ import { formatIsoUtc } from './timestamps';
 import { memoryFileSet } from '../io/listed-file-set';
 import { PmError, PM_ERR_LOGCHANGETYPE, PM_ERR_LOGHOST, PM_ERR_LOGOVERLAP } from '../errors';
 import { PM_TYPE_U32, PM_TYPE_U64, type EventArray } from '../types';
-import { archiveFiles, buildArchive, payload, type ArchiveSpec } from './testing/archive-builder';
-import { INDOM_PI, PMID_AGG, PMID_CTR, PMID_DISC, PMID_ERR, PMID_EVENT, PMID_FLOAT, PMID_HREVENT, PMID_INST, PMID_PI, PMID_STR, at, demoFileSet } from './testing/demo-archive';
+import { archiveFiles, buildArchive, encodeLabel, payload, type ArchiveSpec } from './testing/archive-builder';
+import { INDOM_PI, PMID_AGG, PMID_CTR, PMID_DISC, PMID_ERR, PMID_EVENT, PMID_FLOAT, PMID_HREVENT, PMID_INST, PMID_PI, PMID_STR, at, demoFileSet, demoSpec } from './testing/demo-archive';
 
 async function allRecords(fs: ReturnType<typeof memoryFileSet>, name: string): Promise<{ records: ArchiveRecord[]; failure: PmError | null }> {
   const set = await openArchiveSet(fs, name);
@@ -170,5 +170,47 @@ describe('archive sets', () => {
     // a's records, the mark at a's end + 1 ms, then the overlap error.
     expect(records.map((r) => r.timestamp.sec - at(0).sec)).toEqual([0, 10, 20, 20]);
     expect(failure?.code).toBe(PM_ERR_LOGOVERLAP);
+  });
+});
+
+describe('opening one archive (§3.3 checks across its files)', () => {
+  const files = (mutate: (f: Map<string, Uint8Array>) => void): ReturnType<typeof memoryFileSet> => {
+    const f = buildArchive(small(0));
+    mutate(f);
+    return memoryFileSet('one', archiveFiles('x', f));
+  };
+  const relabel = (f: Map<string, Uint8Array>, suffix: string, label: Uint8Array): void => {
+    const old = f.get(suffix) as Uint8Array;
+    const next = new Uint8Array(label.length + old.length - 808);
+    next.set(label);
+    next.set(old.subarray(808), label.length);
+    f.set(suffix, next);
+  };
+
+  it('accepts a missing index; refuses an index or metadata holding only a label', async () => {
+    expect((await openArchiveSet(files((f) => f.delete('index')), 'x')).archives[0]?.index.length).toBe(0);
+    await expect(openArchiveSet(files((f) => f.set('index', (f.get('index') as Uint8Array).slice(0, 808))), 'x')).rejects.toMatchObject({ code: -12354 });
+    await expect(openArchiveSet(files((f) => f.set('meta', (f.get('meta') as Uint8Array).slice(0, 808))), 'x')).rejects.toMatchObject({ code: -12354 });
+  });
+
+  it('refuses labels that disagree on version, PID or host, or carry the wrong volume', async () => {
+    await expect(openArchiveSet(files((f) => relabel(f, 'index', encodeLabel({ version: 3, start: at(0), vol: -2, pid: 1 }))), 'x')).rejects.toMatchObject({ code: -12372 });
+    await expect(openArchiveSet(files((f) => relabel(f, 'meta', encodeLabel({ version: 3, start: at(0), vol: -1, hostname: 'other' }))), 'x')).rejects.toMatchObject({ code: -12372 });
+    await expect(openArchiveSet(files((f) => relabel(f, 'meta', encodeLabel({ version: 2, start: at(0), vol: -1 }))), 'x')).rejects.toMatchObject({ code: -12372 });
+    await expect(openArchiveSet(files((f) => relabel(f, '0', encodeLabel({ version: 3, start: at(0), vol: 1 }))), 'x')).rejects.toMatchObject({ code: -12372 });
+    // Start times are not compared.
+    const set = await openArchiveSet(files((f) => relabel(f, 'index', encodeLabel({ version: 3, start: at(99), vol: -2 }))), 'x');
+    expect(set.start).toEqual(at(0));
+  });
+
+  it('skips a later volume that is missing or has a bad label, as libpcp does', async () => {
+    const spec = demoFileSet(3);
+    const set = await openArchiveSet(spec, 'demo');
+    expect(set.archives[0]?.volumeNumbers).toEqual([0, 1]);
+    const bad = buildArchive(demoSpec(3));
+    relabel(bad, '1', encodeLabel({ version: 3, start: at(0), vol: 7 }));
+    const { records, failure } = await allRecords(memoryFileSet('d', archiveFiles('demo', bad)), 'demo');
+    expect(failure).toBeNull();
+    expect(records).toHaveLength(3);
   });
 });
