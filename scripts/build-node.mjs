@@ -8,6 +8,9 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
+  // Subcommands are dynamic imports: splitting puts each in its own chunk, loaded on demand.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   target: 'node20',
   packages: 'external',
   sourcemap: true,

@@ -3,16 +3,21 @@
 import { formatOptions, UsageError } from './args';
 import type { Command, CommandIo } from './command';
 import { version } from '../../package.json';
-import { serveCommand } from './serve';
-import { infoCommand } from './info';
-import { metricsCommand } from './metrics';
-import { dumpCommand } from './dump';
-import { valuesCommand } from './values';
 
-/** Subcommands, in the order `--help` lists them. */
-const commands: readonly Command[] = [serveCommand, infoCommand, metricsCommand, dumpCommand, valuesCommand];
+/**
+ * Subcommands, in the order `--help` lists them. Each loads on demand (esbuild splits them
+ * into chunks), so `pmdash dump` never pays for the server or the PDU client, and
+ * `--version` for nothing at all.
+ */
+const commandLoaders: ReadonlyArray<readonly [name: string, load: () => Promise<Command>]> = [
+  ['serve', async () => (await import('./serve')).serveCommand],
+  ['info', async () => (await import('./info')).infoCommand],
+  ['metrics', async () => (await import('./metrics')).metricsCommand],
+  ['dump', async () => (await import('./dump')).dumpCommand],
+  ['values', async () => (await import('./values')).valuesCommand],
+];
 
-function usage(): string {
+function usage(commands: readonly Command[]): string {
   const width = Math.max(0, ...commands.map((c) => c.name.length));
   return [
     `Usage: pmdash COMMAND [OPTIONS]`,
@@ -36,19 +41,21 @@ export function commandHelp(c: Command): string {
 
 export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
   const [first, ...rest] = argv;
+  const allCommands = (): Promise<Command[]> => Promise.all(commandLoaders.map(([, load]) => load()));
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
-    io.stdout(usage() + '\n');
+    io.stdout(usage(await allCommands()) + '\n');
     return first === undefined ? 1 : 0;
   }
   if (first === '--version' || first === '-V') {
     io.stdout(`pmdash ${version}\n`);
     return 0;
   }
-  const command = commands.find((c) => c.name === first);
-  if (!command) {
-    io.stderr(`pmdash: unknown command '${first}'\n${usage()}\n`);
+  const loader = commandLoaders.find(([name]) => name === first);
+  if (!loader) {
+    io.stderr(`pmdash: unknown command '${first}'\n${usage(await allCommands())}\n`);
     return 1;
   }
+  const command = await loader[1]();
   if (rest.includes('--help')) {
     io.stdout(commandHelp(command) + '\n');
     return 0;
