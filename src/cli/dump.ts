@@ -10,13 +10,20 @@ import { archiveOption, archiveSpec, BufferedOut, describeError, openForCommand 
 import { DumpJsonFormatter } from './dump-json';
 import { ArchiveFetcher } from '../pcp-core/archive/fetch-archive';
 import type { ArchiveSet } from '../pcp-core/archive/archive-set';
-import type { ArchiveRecord } from '../pcp-core/archive/volume-record';
+import type { RawRecord } from '../pcp-core/archive/record-cursor';
+import { decodeAtom, decodeCStringAt } from '../pcp-core/archive/value-decode';
 import { formatIsoUtc } from '../pcp-core/archive/timestamps';
 import { PM_ERR_EOL, PmError, pmErrStr } from '../pcp-core/errors';
 import {
   PM_INDOM_NULL,
   PM_TYPE_AGGREGATE,
   PM_TYPE_AGGREGATE_STATIC,
+  PM_TYPE_DOUBLE,
+  PM_TYPE_FLOAT,
+  PM_TYPE_STRING,
+  PM_TYPE_U32,
+  PM_TYPE_U64,
+  PM_VAL_INSITU,
   formatPmId,
   type AtomValue,
   type InstanceList,
@@ -67,29 +74,52 @@ class TextFormatter {
     return `[${v.records.length} event record${v.records.length === 1 ? '' : 's'}]`;
   }
 
-  format(rec: ArchiveRecord): string {
+  /** One record, straight from its checked bytes (no decoded values kept). */
+  format(rec: RawRecord): string {
     const time = formatIsoUtc(rec.timestamp);
-    if (rec.mark) return `${time} <mark>\n`;
-    let out = `${time} ${rec.sets.length} metric${rec.sets.length === 1 ? '' : 's'}\n`;
-    for (const vs of rec.sets) {
-      const prefix = this.prefix(vs.pmid);
-      if (vs.numval < 0) {
-        out += `${prefix}Error: ${pmErrStr(vs.numval)}\n`;
+    if (rec.mark || !rec.frame || !rec.ctx) return `${time} <mark>\n`;
+    const { bytes, view, start } = rec.frame;
+    let out = `${time} ${rec.numpmid} metric${rec.numpmid === 1 ? '' : 's'}\n`;
+    let p = start + rec.ctx.format.dataHeaderSize;
+    for (let i = 0; i < rec.numpmid; i++) {
+      const pmid = view.getUint32(p) as PmId;
+      const numval = view.getInt32(p + 4);
+      const prefix = this.prefix(pmid);
+      if (numval <= 0) {
+        out += numval < 0 ? `${prefix}Error: ${pmErrStr(numval)}\n` : `${prefix}No values returned!\n`;
+        p += 8;
         continue;
       }
-      if (vs.numval === 0) {
-        out += `${prefix}No values returned!\n`;
-        continue;
-      }
-      const desc = this.set.metadata.desc(vs.pmid);
+      const valfmt = view.getInt32(p + 8);
+      const desc = this.set.metadata.desc(pmid);
       const type = desc?.type ?? -99;
       const singular = !desc || desc.indom === PM_INDOM_NULL;
       const list = singular ? undefined : this.set.metadata.indomAt(desc.indom, rec.timestamp);
-      for (let j = 0; j < vs.numval; j++) {
-        const inst = vs.inst[j];
+      let q = p + 12;
+      for (let j = 0; j < numval; j++, q += 8) {
+        const inst = view.getInt32(q);
         const where = singular && inst === -1 ? '' : this.instPrefix(list, inst);
-        out += `${prefix}${where}value ${this.value(type, vs.values[j])}\n`;
+        let v: string;
+        if (valfmt === PM_VAL_INSITU) {
+          v = type === PM_TYPE_U32 ? String(view.getUint32(q + 4)) : type === PM_TYPE_FLOAT ? String(view.getFloat32(q + 4)) : String(view.getInt32(q + 4));
+        } else {
+          const b = start + 4 * view.getInt32(q + 4) - 8;
+          const len = (view.getUint32(b) & 0xffffff) - 4;
+          const at = b + 4;
+          if (type === PM_TYPE_U64 && len >= 8) {
+            const hi = view.getUint32(at);
+            v = hi < 0x200000 ? String(hi * 4294967296 + view.getUint32(at + 4)) : view.getBigUint64(at).toString();
+          } else if (type === PM_TYPE_DOUBLE && len >= 8) {
+            v = String(view.getFloat64(at));
+          } else if (type === PM_TYPE_STRING) {
+            v = JSON.stringify(decodeCStringAt(bytes, at, at + len));
+          } else {
+            v = this.value(type, decodeAtom(type, view, bytes, at, len) ?? bytes.slice(at, at + len));
+          }
+        }
+        out += `${prefix}${where}value ${v}\n`;
       }
+      p = q;
     }
     return out;
   }
@@ -134,7 +164,7 @@ export const dumpCommand: Command = {
             `Start ${formatIsoUtc(l.start)}, ${set.archives.length} archive${set.archives.length === 1 ? '' : 's'}\n\n`,
         );
         const format = new TextFormatter(set);
-        failure = await drain(() => fetcher.next(), (rec) => out.write(format.format(rec)));
+        failure = await drain(() => fetcher.nextRaw(), (rec) => out.write(format.format(rec)));
       }
       await out.flush();
       if (failure) {
