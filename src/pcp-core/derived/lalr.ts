@@ -318,3 +318,40 @@ export function buildTables(spec: GrammarSpec): ParseTables {
   });
   return { states, rules, unresolvedConflicts };
 }
+
+/**
+ * Tables as plain data, for a generated module (grammar-tables.ts): symbol names once, then
+ * per state [actions as symbol/action pairs, default rule, needs lookahead (0/1), gotos as
+ * symbol/state pairs].
+ */
+export interface EncodedTables {
+  readonly symbols: readonly string[];
+  readonly states: ReadonlyArray<readonly [readonly number[], number, number, readonly number[]]>;
+}
+
+export function encodeTables(t: ParseTables): EncodedTables {
+  const symbols: string[] = [];
+  const index = (s: string): number => {
+    let i = symbols.indexOf(s);
+    if (i < 0) i = symbols.push(s) - 1;
+    return i;
+  };
+  const pairs = (m: ReadonlyMap<string, number>): number[] => [...m].flatMap(([s, a]) => [index(s), a]);
+  const states = t.states.map((st) => [pairs(st.actions), st.defaultRule, st.needsLookahead ? 1 : 0, pairs(st.gotos)] as const);
+  return { symbols, states };
+}
+
+export function decodeTables(e: EncodedTables, rules: readonly GrammarRule[]): ParseTables {
+  const map = (flat: readonly number[]): Map<string, number> => {
+    const m = new Map<string, number>();
+    for (let i = 0; i < flat.length; i += 2) m.set(e.symbols[flat[i]], flat[i + 1]);
+    return m;
+  };
+  const states = e.states.map(([actions, defaultRule, lookahead, gotos]) => ({ actions: map(actions), defaultRule, needsLookahead: lookahead === 1, gotos: map(gotos) }));
+  return { states, rules, unresolvedConflicts: 0 };
+}
+
+/** The augmented rule list tables index into: `$accept → start $end`, then the grammar's rules. */
+export function augmentedRules<R extends GrammarRule>(spec: GrammarSpec & { readonly rules: readonly R[] }): Array<GrammarRule | R> {
+  return [{ lhs: ACCEPT, rhs: [spec.start, END] }, ...spec.rules];
+}

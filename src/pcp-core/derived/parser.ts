@@ -1,13 +1,14 @@
 // Parser of derived-metric expressions: text → AST, or the syntax error libpcp 6.0.3 reports
 // (derived-units-conversion.md §2.2, §5). An LR driver over the tables lalr.ts builds from
-// grammar.ts, following bison's skeleton: a state without lookahead-dependent actions reduces
+// grammar.ts (precomputed in grammar-tables.ts), following bison's skeleton: a state without lookahead-dependent actions reduces
 // before the next token is read; on a syntax error the stack is popped to the nearest state
 // that can shift `error`, the matching error production is reduced and its reason kept
 // unless the scanner already gave one; the error position is the start of the last token
 // read (libpcp's `lexicon`).
 import type { Expr } from './ast';
 import { GRAMMAR, type ActionResult, type Production, type Value } from './grammar';
-import { buildTables, ERROR, type ParseTables } from './lalr';
+import { DERIVED_TABLES } from './grammar-tables';
+import { augmentedRules, decodeTables, ERROR, type ParseTables } from './lalr';
 import { Lexer, type Span, type Token } from './lexer';
 
 export interface SyntaxError {
@@ -27,10 +28,8 @@ export type ParseResult = { readonly ok: true; readonly expr: Expr } | { readonl
 
 let tables: ParseTables | undefined;
 function getTables(): ParseTables {
-  if (tables === undefined) {
-    tables = buildTables(GRAMMAR);
-    if (tables.unresolvedConflicts !== 0) throw new Error(`derived grammar: ${tables.unresolvedConflicts} unresolved conflicts`);
-  }
+  // Precomputed by lalr.ts from grammar.ts (grammar-tables.test.ts keeps them in step).
+  tables ??= decodeTables(DERIVED_TABLES, augmentedRules(GRAMMAR));
   return tables;
 }
 
