@@ -80,10 +80,11 @@ describe('pmdash dump', () => {
     const { status, out } = await run(dumpCommand, '-a', base);
     expect(status).toBe(0);
     expect(out).toContain('2023-11-14T22:13:20.000000000Z 6 metrics\n    60.0.1 (demo.ctr): value 1000\n');
-    expect(out).toContain('    60.1.1 (demo.pi): inst [1 or "A"] value 100\n');
+    expect(out).toContain('    60.1.1 (demo.pi):\n        inst [1 or "A"] value 100\n        inst [2 or "B"] value -200\n');
     expect(out).toContain('    60.0.7 (demo.err): Error: Metric not supported by this version of monitored application\n');
     expect(out).toContain('2023-11-14T22:13:40.001000000Z <mark>\n');
-    expect(out).toContain('    60.1.1 (demo.pi): inst [3 or "C"] value 8\n');
+    expect(out).toContain('        inst [3 or "C"] value 8\n');
+    expect(out).toContain('    60.2.1 (demo.events.lo): value [2 event records]\n');
   });
 
   it('delivers every record before damage, then one line naming the file and the reason', async () => {

@@ -95,6 +95,9 @@ class TextFormatter {
       const type = desc?.type ?? -99;
       const singular = !desc || desc.indom === PM_INDOM_NULL;
       const list = singular ? undefined : this.set.metadata.indomAt(desc.indom, rec.timestamp);
+      // As pmdumplog: one value on the metric's line, several on lines of their own.
+      const lead = numval === 1 ? prefix : '        ';
+      if (numval > 1) out += `${prefix.slice(0, -1)}\n`;
       let q = p + 12;
       for (let j = 0; j < numval; j++, q += 8) {
         const inst = view.getInt32(q);
@@ -117,7 +120,7 @@ class TextFormatter {
             v = this.value(type, decodeAtom(type, view, bytes, at, len) ?? bytes.slice(at, at + len));
           }
         }
-        out += `${prefix}${where}value ${v}\n`;
+        out += `${lead}${where}value ${v}\n`;
       }
       p = q;
     }
