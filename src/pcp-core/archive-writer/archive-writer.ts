@@ -1,0 +1,190 @@
+// Writes one PCP archive, format V3, single volume (archive-format.md §1–§6): the caller
+// hands over metadata and records in time order — descriptors with names and help text when
+// a metric is first needed, instance domains and label sets as they change, then each record
+// — and gets back the three files. The writer keeps pmlogger's file discipline, so PCP's
+// tools read the result as their own: metadata for a record precedes it in .meta, instance
+// domains are written full on first sight and as deltas when those are smaller, and the
+// temporal index follows pmlogextract's rule (an entry for the first record, for every record
+// that needed new instance-domain metadata, past every 100,000 bytes of data, and a closing
+// one; §6.2). The
+// label's start is the first record's time; all three labels share PID and hostname (§3.3).
+import type { Desc, InDom, InstanceList, PmId, Timestamp } from '../types';
+import { compareTimestamps } from '../archive/timestamps';
+import { ByteWriter } from './byte-writer';
+import { encodeLabelV3, LABEL_SIZE_V3, type LabelFields } from './encode-label';
+import { ArchiveWriteError, encodeDesc, encodeIndom, encodeLabelSets, encodeText, type IndomEntry, type LabelSetToWrite } from './encode-meta';
+import { encodeMarkV3, encodeRecordV3, type ValueSetToWrite } from './encode-record';
+
+/** The files of a written archive, by suffix. */
+export interface ArchiveImage {
+  readonly meta: Uint8Array;
+  readonly index: Uint8Array;
+  /** Volume 0. */
+  readonly volume: Uint8Array;
+  readonly label: LabelFields;
+  readonly records: number;
+}
+
+/** pmlogger's index rule: a new entry once the volume has grown this much past the last one. */
+const INDEX_EVERY_BYTES = 100_000;
+
+export class ArchiveWriter {
+  private readonly meta = new ByteWriter(64 * 1024);
+  private readonly data = new ByteWriter(256 * 1024);
+  private readonly index = new ByteWriter(4096);
+  private readonly types = new Map<PmId, number>();
+  private readonly indoms = new Map<InDom, InstanceList>();
+  private start: Timestamp | undefined;
+  private last: Timestamp | undefined;
+  /** pmlogextract's old_log_offset: the last record's start, or the volume end after an entry. */
+  private logOffset = LABEL_SIZE_V3;
+  /** pmlogextract's old_meta_offset: the .meta size when the last index entry was made. */
+  private metaOffset = LABEL_SIZE_V3;
+  /** The volume size past which the next record gets an index entry. */
+  private flushAt = INDEX_EVERY_BYTES;
+  private indomSinceLastRecord = false;
+  private count = 0;
+
+  constructor(private readonly fields: Omit<LabelFields, 'start'>) {
+    // The labels go in at the end, when the start time is known; their space is kept now.
+    for (const w of [this.meta, this.data, this.index]) w.fill(0, LABEL_SIZE_V3);
+  }
+
+  /** TYPE_DESC with every name of the metric; a pmid is described once. */
+  desc(desc: Desc, names: readonly string[]): void {
+    if (this.types.has(desc.pmid)) return;
+    this.types.set(desc.pmid, desc.type);
+    encodeDesc(this.meta, desc, names);
+  }
+
+  hasDesc(pmid: PmId): boolean {
+    return this.types.has(pmid);
+  }
+
+  /** TYPE_TEXT: `type` is the PM_TEXT_* bits, `ident` a pmid or indom. */
+  text(type: number, ident: number, text: string): void {
+    encodeText(this.meta, type, ident, text);
+  }
+
+  /**
+   * The instances of `indom` from `stamp` on: a full record first, a delta when smaller. An
+   * unchanged set is skipped unless `repeat` (a copy keeps every observation its source has).
+   */
+  indom(stamp: Timestamp, indom: InDom, set: InstanceList, repeat = false): void {
+    const prev = this.indoms.get(indom);
+    const full: IndomEntry[] = Array.from(set.instances, (inst, i) => ({ inst, name: set.names[i] ?? '' }));
+    let delta = prev ? deltaEntries(prev, set) : undefined;
+    if (delta !== undefined && delta.length === 0) {
+      if (!repeat) return;
+      delta = undefined;
+    }
+    if (full.length === 0 && (!delta || delta.length === 0)) return; // libpcp drops empty records
+    if (delta !== undefined && encodedSize(delta) < encodedSize(full)) encodeIndom(this.meta, true, stamp, indom, delta);
+    else encodeIndom(this.meta, false, stamp, indom, full);
+    this.indoms.set(indom, set);
+    this.indomSinceLastRecord = true;
+  }
+
+  /** One TYPE_LABEL record: every label set of one (level, ident) from `stamp` on. */
+  labels(stamp: Timestamp, type: number, ident: number, sets: readonly LabelSetToWrite[]): void {
+    encodeLabelSets(this.meta, stamp, type, ident, sets);
+  }
+
+  private checkOrder(timestamp: Timestamp): void {
+    if (this.last && compareTimestamps(timestamp, this.last) < 0) {
+      throw new ArchiveWriteError(`records must be in time order: ${timestamp.sec}.${timestamp.nsec} comes after ${this.last.sec}.${this.last.nsec}`);
+    }
+    this.start ??= timestamp;
+    this.last = timestamp;
+    this.count++;
+  }
+
+  /**
+   * After each record, pmlogextract's index rule: an entry (this record's time, .meta offset
+   * at the previous entry, the record's start) when the record is the first, needed new
+   * instance-domain metadata, or took the volume past the next 100,000-byte mark.
+   */
+  private indexAfter(timestamp: Timestamp, recordStart: number): void {
+    const needed = this.indomSinceLastRecord || recordStart === LABEL_SIZE_V3 || this.data.length > this.flushAt;
+    this.indomSinceLastRecord = false;
+    if (!needed) {
+      this.logOffset = recordStart;
+      return;
+    }
+    this.indexEntry(timestamp, this.metaOffset, recordStart);
+    this.logOffset = this.data.length;
+    this.metaOffset = this.meta.length;
+    this.flushAt = this.data.length + INDEX_EVERY_BYTES;
+  }
+
+  /** A data record; every pmid with values must have been described (desc) before. */
+  record(timestamp: Timestamp, sets: readonly ValueSetToWrite[]): void {
+    this.checkOrder(timestamp);
+    const at = this.data.length;
+    encodeRecordV3(this.data, timestamp, sets, (pmid) => this.types.get(pmid));
+    this.indexAfter(timestamp, at);
+  }
+
+  /**
+   * A <mark>: a gap in the data. A mark copied from the source is a record like any other; a
+   * mark the writer's caller makes (a join between archives) is written as pmlogextract
+   * writes its own, outside the index bookkeeping.
+   */
+  mark(timestamp: Timestamp, joining = false): void {
+    this.checkOrder(timestamp);
+    const at = this.data.length;
+    encodeMarkV3(this.data, timestamp);
+    if (!joining) this.indexAfter(timestamp, at);
+  }
+
+  private indexEntry(t: Timestamp, metaOffset: number, dataOffset: number): void {
+    this.index.stampV3(t);
+    this.index.i32(0);
+    this.index.u64(BigInt(metaOffset));
+    this.index.u64(BigInt(dataOffset));
+  }
+
+  get recordCount(): number {
+    return this.count;
+  }
+
+  /** The finished files. Throws when nothing was written (an archive needs a record and a descriptor). */
+  finish(): ArchiveImage {
+    if (!this.start || !this.last) throw new ArchiveWriteError('no records to write: an archive needs at least one record');
+    if (this.types.size === 0) throw new ArchiveWriteError('no metric descriptors to write: an archive needs at least one');
+    // The closing entry: the last time, the whole .meta, and pmlogextract's last data offset.
+    this.indexEntry(this.last, this.meta.length, this.logOffset);
+    const label: LabelFields = { ...this.fields, start: this.start };
+    const files = { meta: this.meta, index: this.index, volume: this.data };
+    const vols = { meta: -1, index: -2, volume: 0 } as const;
+    for (const key of ['meta', 'index', 'volume'] as const) {
+      const lw = new ByteWriter(LABEL_SIZE_V3);
+      encodeLabelV3(lw, label, vols[key]);
+      files[key].patchBytes(0, lw.current());
+    }
+    return { meta: this.meta.finish(), index: this.index.finish(), volume: this.data.finish(), label, records: this.count };
+  }
+}
+
+/** A delta from `prev` to `next`: deletions and additions; undefined when a name changed (deltas cannot rename). */
+function deltaEntries(prev: InstanceList, next: InstanceList): IndomEntry[] | undefined {
+  const before = new Map<number, string>();
+  prev.instances.forEach((inst, i) => before.set(inst, prev.names[i] ?? ''));
+  const after = new Map<number, string>();
+  next.instances.forEach((inst, i) => after.set(inst, next.names[i] ?? ''));
+  const out: IndomEntry[] = [];
+  for (const [inst, name] of after) {
+    const old = before.get(inst);
+    if (old === undefined) out.push({ inst, name });
+    else if (old !== name) return undefined;
+  }
+  for (const inst of before.keys()) if (!after.has(inst)) out.push({ inst, name: null });
+  return out.sort((a, b) => a.inst - b.inst);
+}
+
+/** Bytes of an instance-domain record body with these entries (ids, offsets, names). */
+function encodedSize(entries: readonly IndomEntry[]): number {
+  let n = 0;
+  for (const e of entries) n += 8 + (e.name === null ? 0 : new TextEncoder().encode(e.name).length + 1);
+  return n;
+}

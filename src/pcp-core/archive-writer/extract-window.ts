@@ -1,0 +1,182 @@
+// "Export the visible window as an archive": copies the records of an open archive set whose
+// timestamps lie in [from, to] into a new V3 archive, with the metadata in force for them —
+// what pmlogextract -S from -T to does (pmlogextract(1)). Records are copied as stored (every
+// metric and instance, error codes, <mark>s, and the marks libpcp synthesises between the
+// archives of a set, written as real marks); V2 sources become V3. A metric's descriptor,
+// names and help text are written before the first record that holds it; an instance domain
+// is written at the time of its first use with the instances then in force, and again at
+// each later change the source records inside the window; label sets likewise (context labels
+// from the first record, metric, domain, cluster, indom and instance labels from the metric's
+// first use), re-written when the set in force changes. The label keeps the source's host,
+// zones and PID; its start is the first record copied. Data path: ArchiveSet (archive/) →
+// ArchiveWriter → three byte arrays the UI downloads and PCP's own tools read.
+import { PM_ERR_EOL, PM_ERR_LOGOVERLAP, PmError } from '../errors';
+import { PM_LABEL_CLUSTER, PM_LABEL_CONTEXT, PM_LABEL_DOMAIN, PM_LABEL_INDOM, PM_LABEL_INSTANCES, PM_LABEL_ITEM, PM_MODE_FORW } from '../context/context';
+import { PM_INDOM_NULL, pmidDomain, pmid as makePmid, pmidCluster, type InDom, type PmId, type Timestamp } from '../types';
+import type { ArchiveSet } from '../archive/archive-set';
+import { PM_TEXT_HELP, PM_TEXT_INDOM, PM_TEXT_ONELINE, PM_TEXT_PMID, type StoredLabelSet } from '../archive/meta-records';
+import { compareTimestamps } from '../archive/timestamps';
+import type { ArchiveRecord } from '../archive/volume-record';
+import { ArchiveWriter, type ArchiveImage } from './archive-writer';
+import { ArchiveWriteError } from './encode-meta';
+
+export interface ExtractOptions {
+  /** First and last timestamps to copy (inclusive, as pmlogextract -S and -T). */
+  readonly from: Timestamp;
+  readonly to: Timestamp;
+  /** Copy only these metrics (pmlogextract -c); records left empty are dropped. Default: all. */
+  readonly pmids?: ReadonlySet<PmId>;
+}
+
+/** A label key of the source's metadata, and the sets last written for it. */
+interface LabelKey {
+  readonly level: number;
+  readonly ident: number;
+  written: readonly StoredLabelSet[] | undefined;
+}
+
+class Extractor {
+  private writer: ArchiveWriter | undefined;
+  /** Per instance domain in use: how many of the source's observations are already covered. */
+  private readonly indomNext = new Map<InDom, number>();
+  private readonly allLabelKeys: { level: number; ident: number }[];
+  private readonly labelKeys = new Map<string, LabelKey>();
+  private last: Timestamp | undefined;
+
+  constructor(
+    private readonly set: ArchiveSet,
+    private readonly options: ExtractOptions,
+  ) {
+    this.allLabelKeys = set.metadata.labels.keys();
+  }
+
+  private get meta() {
+    return this.set.metadata;
+  }
+
+  async run(): Promise<ArchiveImage> {
+    const cursor = this.set.cursor();
+    await cursor.seek(this.options.from, PM_MODE_FORW);
+    for (;;) {
+      let rec: ArchiveRecord;
+      try {
+        rec = await cursor.read(PM_MODE_FORW);
+      } catch (e) {
+        if (e instanceof PmError && e.code === PM_ERR_EOL) break;
+        // Moving into an overlapping archive: libpcp reports it and reads on there.
+        if (e instanceof PmError && e.code === PM_ERR_LOGOVERLAP) continue;
+        throw e;
+      }
+      const t = rec.timestamp;
+      if (compareTimestamps(t, this.options.from) < 0) continue;
+      if (compareTimestamps(t, this.options.to) > 0) break;
+      // Timestamps that go backwards are skipped, as pmFetchArchive skips them.
+      if (this.last && compareTimestamps(t, this.last) < 0) continue;
+      this.copy(rec);
+    }
+    if (!this.writer) throw new ArchiveWriteError('there are no records in the chosen time window');
+    return this.writer.finish();
+  }
+
+  private copy(rec: ArchiveRecord): void {
+    const t = rec.timestamp;
+    const sets = this.options.pmids ? rec.sets.filter((s) => this.options.pmids?.has(s.pmid)) : rec.sets;
+    if (!rec.mark && sets.length === 0) return;
+    const w = (this.writer ??= this.start(rec));
+    this.last = t;
+    if (rec.mark) {
+      w.mark(t, rec.synthetic);
+      return;
+    }
+    for (const s of sets) this.describe(w, s.pmid, t);
+    this.followChanges(w, t);
+    w.record(t, sets);
+  }
+
+  /** The writer, labelled from the archive that holds the first record; context labels. */
+  private start(rec: ArchiveRecord): ArchiveWriter {
+    const label = (this.set.archives[rec.archive] ?? this.set.archives[0])?.label ?? this.set.label;
+    const w = new ArchiveWriter({ pid: label.pid, hostname: label.hostname, timezone: label.timezone, zoneinfo: label.zoneinfo });
+    this.useLabels(w, rec.timestamp, (k) => k.level === PM_LABEL_CONTEXT);
+    return w;
+  }
+
+  /** Descriptor, names, help text, labels and instance domain of a metric on first use. */
+  private describe(w: ArchiveWriter, pmid: PmId, t: Timestamp): void {
+    if (w.hasDesc(pmid)) return;
+    const desc = this.meta.desc(pmid);
+    if (!desc) return; // the source has no descriptor either; values are copied as stored
+    w.desc(desc, this.meta.pmns.nameAll(pmid));
+    this.helpText(w, { pmid }, PM_TEXT_PMID, pmid);
+    const cluster = makePmid(pmidDomain(pmid), pmidCluster(pmid), 0);
+    this.useLabels(w, t, (k) =>
+      (k.level === PM_LABEL_DOMAIN && k.ident === pmidDomain(pmid)) ||
+      (k.level === PM_LABEL_CLUSTER && k.ident === cluster) ||
+      (k.level === PM_LABEL_ITEM && k.ident === pmid) ||
+      (desc.indom !== PM_INDOM_NULL && (k.level === PM_LABEL_INDOM || k.level === PM_LABEL_INSTANCES) && k.ident === desc.indom));
+    if (desc.indom !== PM_INDOM_NULL && !this.indomNext.has(desc.indom)) {
+      this.helpText(w, { indom: desc.indom }, PM_TEXT_INDOM, desc.indom);
+      const obs = this.meta.indomObservations(desc.indom);
+      let next = 0;
+      while (next < obs.length && compareTimestamps((obs[next] ?? { stamp: t }).stamp, t) <= 0) next++;
+      this.indomNext.set(desc.indom, next);
+      const current = this.meta.indomAt(desc.indom, t);
+      if (current) w.indom(t, desc.indom, current);
+    }
+  }
+
+  /** Writes the one-line and help text of a metric or instance domain, when the source has them. */
+  private helpText(w: ArchiveWriter, target: { readonly pmid: PmId } | { readonly indom: InDom }, kind: number, ident: number): void {
+    const lookup = (k: 'oneline' | 'help'): string | undefined => {
+      try {
+        return this.meta.text(target, k);
+      } catch (e) {
+        if (e instanceof PmError) return undefined;
+        throw e;
+      }
+    };
+    const oneline = lookup('oneline');
+    const help = lookup('help');
+    if (oneline !== undefined) w.text(kind | PM_TEXT_ONELINE, ident, oneline);
+    // A help lookup falls back to the one-line text; only a different text is a help record.
+    if (help !== undefined && help !== oneline) w.text(kind | PM_TEXT_HELP, ident, help);
+  }
+
+  /** Starts following the label keys `pick` selects, writing the sets in force at `t`. */
+  private useLabels(w: ArchiveWriter, t: Timestamp, pick: (k: { level: number; ident: number }) => boolean): void {
+    for (const k of this.allLabelKeys) {
+      const id = `${k.level}:${k.ident}`;
+      if (this.labelKeys.has(id) || !pick(k)) continue;
+      const key: LabelKey = { ...k, written: undefined };
+      this.labelKeys.set(id, key);
+      this.writeLabels(w, key, t);
+    }
+  }
+
+  private writeLabels(w: ArchiveWriter, key: LabelKey, t: Timestamp): void {
+    const sets = this.meta.labelSets(key.level, key.ident, t);
+    if (sets === key.written) return;
+    key.written = sets;
+    if (sets.length > 0) w.labels(t, key.level, key.ident, sets);
+  }
+
+  /** Instance-domain observations and label changes the source records up to `t`. */
+  private followChanges(w: ArchiveWriter, t: Timestamp): void {
+    for (const [indom, next] of this.indomNext) {
+      const obs = this.meta.indomObservations(indom);
+      let i = next;
+      for (; i < obs.length; i++) {
+        const o = obs[i];
+        if (!o || compareTimestamps(o.stamp, t) > 0) break;
+        w.indom(o.stamp, indom, o.set, true);
+      }
+      this.indomNext.set(indom, i);
+    }
+    for (const key of this.labelKeys.values()) this.writeLabels(w, key, t);
+  }
+}
+
+/** A new V3 archive of the records of `set` in [from, to]; throws ArchiveWriteError when there are none. */
+export function extractWindow(set: ArchiveSet, options: ExtractOptions): Promise<ArchiveImage> {
+  return new Extractor(set, options).run();
+}
