@@ -1,0 +1,149 @@
+// CSV export against pmval: the engine (EngineApi in-process, the same code the worker runs)
+// fetches a chart's window from a QA archive, src/ui/export/csv.ts writes the CSV, and every
+// cell must equal what `pmval -f 6` prints for that metric, instance and time (rates for
+// counters, "No values available" as an empty cell), with times in UTC.
+import { openAsBlob } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EngineApi } from '../src/workers/engine-api';
+import type { PlotRequest, SeriesBlock, SourceSummary } from '../src/workers/engine-types';
+import { chartColumns, formatCsv } from '../src/ui/export/csv';
+import type { ChartSpec } from '../src/ui/state/model';
+import { UTC_ZONE } from '../src/ui/time/zone';
+import { QA_ARCHIVES, runTool } from './oracle';
+
+async function openQa(api: EngineApi, base: string): Promise<SourceSummary> {
+  const files = await Promise.all(['meta', 'index', '0'].map(async (s) => ({ path: `${base}.${s}`, file: await openAsBlob(join(QA_ARCHIVES, `${base}.${s}`)) })));
+  return api.open({ kind: 'files', files });
+}
+
+/** Parses our CSV into header → (HH:MM:SS.mmm → cell). */
+function parseCsv(text: string): Map<string, Map<string, string>> {
+  const [head = '', ...rows] = text.trimEnd().split('\r\n');
+  const headers = head.split(',').slice(1).map((h) => h.replace(/^"|"$/g, '').replace(/""/g, '"'));
+  const out = new Map(headers.map((h) => [h, new Map<string, string>()] as const));
+  for (const row of rows) {
+    const [time = '', ...cells] = row.split(',');
+    const clock = /T(\d\d:\d\d:\d\d\.\d{3})/.exec(time)?.[1] ?? '';
+    headers.forEach((h, i) => out.get(h)?.set(clock, cells[i] ?? ''));
+  }
+  return out;
+}
+
+const WIDTH = 24;
+
+/**
+ * pmval's table for one metric, all instances (the chart's request): instance name →
+ * (HH:MM:SS.mmm → value text, '' for "?" or "No values available"). pmval prints each
+ * instance in a column of WIDTH characters after a 12-character time, and repeats the header
+ * line whenever the instances change.
+ */
+async function pmval(archive: string, metric: string, startSpec: string, endSpec: string, stepSec: number): Promise<Map<string, Map<string, string>>> {
+  const run = await runTool('pmval', ['-Z', 'UTC', '-f', '6', '-w', String(WIDTH), '-a', join(QA_ARCHIVES, archive), '-S', startSpec, '-T', endSpec, '-t', String(stepSec), metric]);
+  expect(run.status, run.stderr).toBe(0);
+  const out = new Map<string, Map<string, string>>();
+  const field = (line: string, k: number): string => line.slice(12 + k * (WIDTH + 1), 12 + (k + 1) * (WIDTH + 1)).trim();
+  let names: string[] = [''];
+  let body = false;
+  for (const line of run.stdout.split('\n')) {
+    if (line.startsWith('interval:')) body = true;
+    if (!body || line.trim() === '' || line.startsWith('interval:')) continue;
+    const time = /^(\d\d:\d\d:\d\d\.\d{3})/.exec(line)?.[1];
+    if (time === undefined) {
+      names = [];
+      for (let k = 0; field(line, k) !== ''; k++) names.push(field(line, k));
+      continue;
+    }
+    names.forEach((name, k) => {
+      let m = out.get(name);
+      if (!m) out.set(name, (m = new Map()));
+      const v = line.includes('No values available') ? '' : field(line, k);
+      m.set(time, /^[-+0-9.eE]+$/.test(v) ? v : '');
+    });
+  }
+  return out;
+}
+
+const ctime = (ms: number): string => {
+  const d = new Date(ms);
+  const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const p = (n: number, w = 2): string => String(n).padStart(w, '0');
+  return `@${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds(), 3)} ${d.getUTCFullYear()}`;
+};
+
+interface Case {
+  readonly archive: string;
+  readonly metrics: readonly string[];
+  /** Offsets from the archive start, seconds: window start and end; and the step. */
+  readonly fromSec: number;
+  readonly toSec: number;
+  readonly stepSec: number;
+}
+
+const CASES: readonly Case[] = [
+  { archive: 'interpmark', metrics: ['disk.all.total', 'mem.util.kernelStack', 'kernel.all.uptime'], fromSec: 3, toSec: 55, stepSec: 4 },
+  { archive: 'omnibus_v3', metrics: ['sample.ulong.bin_ctr', 'sample.double.bin_ctr', 'sample.colour', 'sample.long.million', 'sample.proc.time'], fromSec: 0.5, toSec: 9, stepSec: 0.5 },
+];
+
+describe('CSV export equals pmval', () => {
+  it.each(CASES.map((c) => [c.archive, c] as const))('%s', async (_name, c) => {
+    const api = new EngineApi();
+    const src = await openQa(api, c.archive);
+    // Whole milliseconds, so pmval's -S (printed to the millisecond) starts on the same grid.
+    const t0Ms = Math.ceil(src.startMs) + c.fromSec * 1000;
+    const t1Ms = Math.ceil(src.startMs) + c.toSec * 1000;
+    const plots: PlotRequest[] = c.metrics.map((metric) => ({ metric, instances: { kind: 'all' } }));
+    const block: SeriesBlock = await api.fetchSeries({ handle: src.handle, plots, t0Ms, t1Ms, stepMs: c.stepSec * 1000, rate: true });
+    const chart: ChartSpec = {
+      id: 'c1', title: 'export', style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, hidden: [],
+      plots: c.metrics.map((metric, i) => ({ id: `p${i}`, sourceId: 's1', metric, instances: { kind: 'all' } })),
+    };
+    const columns = chartColumns(chart, new Map([['s1', block]]), new Map([['s1', src.hostname]]), false);
+    const csv = parseCsv(formatCsv(block.timestamps, columns, UTC_ZONE));
+    expect(csv.size).toBe(columns.length);
+    let compared = 0;
+    let empty = 0;
+    for (const [plot, metric] of c.metrics.entries()) {
+      const table = await pmval(c.archive, metric, ctime(t0Ms), ctime(t1Ms), c.stepSec);
+      const units = block.plots[plot]?.units.text ?? '';
+      const counter = block.plots[plot]?.sem === 1;
+      for (const col of block.columns.filter((x) => x.plot === plot)) {
+        const header = `${metric}${col.instName ? `[${col.instName}]` : ''}${units ? ` (${units})` : ''}`;
+        const ours = csv.get(header);
+        expect(ours, header).toBeDefined();
+        const theirs = table.get(col.instName);
+        if (!theirs) {
+          // An instance pmval never showed in this window has no value anywhere in ours.
+          expect([...(ours?.values() ?? [])].filter((v) => v !== ''), header).toEqual([]);
+          continue;
+        }
+        let first = true;
+        for (const [clock, want] of theirs) {
+          const got = ours?.get(clock);
+          expect(got, `${header} at ${clock}`).toBeDefined();
+          // pmval's first row of a counter has no rate yet; ours was primed one step earlier.
+          if (first && counter) {
+            first = false;
+            continue;
+          }
+          first = false;
+          if (want === '') {
+            expect(got, `${header} at ${clock}: pmval has no value`).toBe('');
+            empty++;
+          } else {
+            const g = Number(got);
+            expect(Math.abs(g - Number(want)), `${header} at ${clock}: ours ${got}, pmval ${want}`).toBeLessThanOrEqual(5e-7 + Math.abs(g) * 1e-12);
+            compared++;
+          }
+        }
+      }
+      // Every instance pmval printed is a column of ours.
+      for (const name of table.keys()) expect(block.columns.some((x) => x.plot === plot && x.instName === name), `${metric}[${name}]`).toBe(true);
+    }
+    expect(compared).toBeGreaterThan(20);
+    // interpmark's marks leave rows without values: those must stay empty cells.
+    if (c.archive === 'interpmark') expect(empty).toBeGreaterThan(5);
+    await api.close(src.handle);
+  });
+});
