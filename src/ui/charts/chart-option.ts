@@ -58,7 +58,7 @@ function seriesOption(s: DisplaySeries, style: ChartStyle, zone: DisplayZone): S
     stack: stacked ? 'total' : undefined,
     lineStyle: { width: stacked ? 0.6 : 1.5, color: stacked ? '#202020' : s.color },
     areaStyle: filled ? { color: s.color, opacity: stacked ? 0.9 : 0.35 } : undefined,
-    sampling: undefined,
+    sampling: 'lttb',
   };
 }
 
