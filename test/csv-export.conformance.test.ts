@@ -56,7 +56,7 @@ async function pmval(archive: string, metric: string, startSpec: string, endSpec
     }
     names.forEach((name, k) => {
       let m = out.get(name);
-      if (!m) out.set(name, (m = new Map()));
+      if (!m) out.set(name, (m = new Map<string, string>()));
       const v = line.includes('No values available') ? '' : field(line, k);
       m.set(time, /^[-+0-9.eE]+$/.test(v) ? v : '');
     });
