@@ -125,6 +125,30 @@ export function assertUnreachable(x: never): never {
   throw new Error(`unreachable: ${JSON.stringify(x)}`);
 }
 
+/** A node's operands, in text order. */
+export function childrenOf(e: Expr): Expr[] {
+  switch (e.kind) {
+    case 'const':
+    case 'metric':
+    case 'anon':
+      return [];
+    case 'function':
+      return [e.operand];
+    case 'instance':
+    case 'matchinst':
+    case 'unary':
+    case 'scalar':
+    case 'rescale':
+      return [e.operand];
+    case 'binary':
+      return [e.left, e.right];
+    case 'ternary':
+      return [e.guard, e.whenTrue, e.whenFalse];
+    default:
+      return assertUnreachable(e);
+  }
+}
+
 /** Every metric name the expression mentions, in left-to-right order, duplicates removed. */
 export function metricNames(e: Expr): string[] {
   const out = new Set<string>();

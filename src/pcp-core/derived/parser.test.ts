@@ -164,3 +164,16 @@ describe('message formats (§5)', () => {
     }
   });
 });
+
+describe('depth limits', () => {
+  it('fails as libpcp does when bison\'s 10000-entry stack is exhausted (no reason)', () => {
+    expect(syntaxError('('.repeat(9997) + '1' + ')'.repeat(9997))).toEqual({ col: 9996, reason: null });
+    expect(syntaxError('-'.repeat(9998) + '1').reason).toBeNull();
+  });
+  it('refuses trees deeper than the evaluator can walk, and takes long flat chains', () => {
+    expect(syntaxError('-'.repeat(1500) + '1')).toEqual({ col: 0, reason: 'Expression nested too deeply (more than 1000 levels)' });
+    expect(parseExpression('-'.repeat(999) + '1').ok).toBe(true);
+    expect(parseExpression(Array(100000).fill('a.b').join(' * ')).ok).toBe(false);
+    expect(parseExpression(Array(900).fill('a.b').join(' * ')).ok).toBe(true);
+  });
+});

@@ -5,7 +5,7 @@
 // that can shift `error`, the matching error production is reduced and its reason kept
 // unless the scanner already gave one; the error position is the start of the last token
 // read (libpcp's `lexicon`).
-import type { Expr } from './ast';
+import { childrenOf, type Expr } from './ast';
 import { GRAMMAR, type ActionResult, type Production, type Value } from './grammar';
 import { DERIVED_TABLES } from './grammar-tables';
 import { augmentedRules, decodeTables, ERROR, type ParseTables } from './lalr';
@@ -25,6 +25,27 @@ export interface SyntaxError {
 }
 
 export type ParseResult = { readonly ok: true; readonly expr: Expr } | { readonly ok: false; readonly error: SyntaxError };
+
+/** bison's YYMAXDEPTH: deeper parses fail with "memory exhausted", which libpcp reports with no reason. */
+const MAX_DEPTH = 10000;
+
+/**
+ * The binder and evaluator recurse over the tree; beyond this depth a JavaScript stack could
+ * overflow, so such an expression is refused here (docs/deviations.md).
+ */
+export const MAX_NESTING = 1000;
+
+/** Depth of a tree, without recursion. */
+function depthOf(root: Expr): number {
+  let max = 0;
+  const stack: Array<[Expr, number]> = [[root, 1]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [e, d] = top;
+    if (d > max) max = d;
+    for (const c of childrenOf(e)) stack.push([c, d + 1]);
+  }
+  return max;
+}
 
 let tables: ParseTables | undefined;
 function getTables(): ParseTables {
@@ -89,6 +110,7 @@ export function parseExpression(text: string): ParseResult {
       states.push(action);
       values.push(lookahead ?? null);
       lookahead = undefined;
+      if (states.length >= MAX_DEPTH) return fail(null);
       continue;
     }
     const ruleIndex = -1 - action;
@@ -100,6 +122,9 @@ export function parseExpression(text: string): ParseResult {
     values.length -= n;
     switch (result.kind) {
       case 'accept':
+        if (depthOf(result.expr) > MAX_NESTING) {
+          return { ok: false, error: { position: 0, span: result.expr.span, message: `Expression nested too deeply (more than ${MAX_NESTING} levels)` } };
+        }
         return { ok: true, expr: result.expr };
       case 'abort':
         return fail(result.message);
@@ -114,6 +139,7 @@ export function parseExpression(text: string): ParseResult {
         if (to === undefined) throw new Error(`derived parser: no goto for ${prod.lhs} in state ${top}`);
         states.push(to);
         values.push(result.value);
+        if (states.length >= MAX_DEPTH) return fail(null);
         continue;
       }
     }
