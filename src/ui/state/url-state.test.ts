@@ -1,0 +1,91 @@
+// The URL snapshot: a dashboard survives take → encode → decode → layout; damaged or foreign
+// links are repaired field by field with warnings, or refused with a reason.
+import { describe, expect, it } from 'vitest';
+import type { ChartSpec, SourceEntry, TabSpec } from './model';
+import { seriesKey } from './model';
+import { decodeFragment, encodeSnapshot, restoreSnapshot, snapshotLayout, takeSnapshot, type SnapshotInput } from './url-state';
+
+const src = (id: string, origin: SourceEntry['origin']): SourceEntry => ({ id, origin, label: id, status: 'ready' });
+const cpu: ChartSpec = {
+  id: 'c1', title: 'CPU [%h]', style: 'utilization', yScale: { mode: 'auto' }, legend: true, rate: true,
+  plots: [
+    { id: 'p1', sourceId: 's2', metric: 'kernel.all.cpu.user', instances: { kind: 'all' }, legend: 'User', color: '#2d2de2' },
+    { id: 'p2', sourceId: 's2', metric: 'kernel.all.cpu.idle', instances: { kind: 'all' }, optional: true },
+  ],
+  hidden: [seriesKey('p2', '')],
+};
+const disks: ChartSpec = {
+  id: 'c7', title: 'Disks, "busy"', style: 'stacked-bar', yScale: { mode: 'fixed', min: 0, max: 100 }, legend: false, rate: false,
+  plots: [
+    { id: 'p9', sourceId: 's3', metric: 'disk.dev.util', instances: { kind: 'matching', pattern: '^(sd|vd)' } },
+    { id: 'p10', sourceId: 's2', metric: 'busy', expr: 'disk.all.avactive / 1000', instances: { kind: 'list', names: ['a b', 'c,d'] } },
+  ],
+  hidden: [seriesKey('p9', 'sda'), seriesKey('p9', 'sdb')],
+};
+const state: SnapshotInput = {
+  sources: [src('s1', { kind: 'files', names: ['x.meta'] }), src('s2', { kind: 'url', url: 'http://h/demo/pmdash-demo' }), src('s3', { kind: 'live', host: 'localhost' })],
+  tabs: [{ id: 't0', label: 'Overview', chartIds: ['c1'] }, { id: 't3', label: 'Disks ✓', chartIds: ['c7'] }] as TabSpec[],
+  activeTabId: 't3',
+  charts: { c1: cpu, c7: disks },
+  positionMs: 1700000123456.5,
+  intervalMs: 2000,
+  windowMs: 120000,
+  zone: 'utc',
+  bounds: undefined,
+  liveIntervalMs: 1000,
+  liveHistoryMs: 60000,
+};
+
+describe('url state', () => {
+  it('round-trips a dashboard through the fragment', () => {
+    const snap = takeSnapshot(state);
+    // Only sources some chart uses, in first-use order.
+    expect(snap.sources).toEqual([{ url: 'http://h/demo/pmdash-demo' }, { host: 'localhost' }]);
+    const fragment = encodeSnapshot(snap);
+    expect(fragment).toMatch(/^dash=[A-Za-z0-9_-]+$/);
+    const back = decodeFragment(`#${fragment}`);
+    expect(back).toEqual({ ok: true, snapshot: snap, warnings: [] });
+    const layout = snapshotLayout(snap, ['s7', 's8']);
+    const [t1, t2] = layout.tabs;
+    expect(layout.tabs.map((t) => t.label)).toEqual(['Overview', 'Disks ✓']);
+    expect(layout.activeTabId).toBe(t2?.id);
+    const c = layout.charts[t2?.chartIds[0] ?? ''];
+    expect(c).toMatchObject({ title: 'Disks, "busy"', style: 'stacked-bar', yScale: { mode: 'fixed', min: 0, max: 100 }, legend: false, rate: false });
+    expect(c?.plots.map((p) => [p.sourceId, p.metric, p.expr, p.instances])).toEqual([
+      ['s8', 'disk.dev.util', undefined, { kind: 'matching', pattern: '^(sd|vd)' }],
+      ['s7', 'busy', 'disk.all.avactive / 1000', { kind: 'list', names: ['a b', 'c,d'] }],
+    ]);
+    expect(c?.hidden).toEqual([seriesKey(c?.plots[0]?.id ?? '', 'sda'), seriesKey(c?.plots[0]?.id ?? '', 'sdb')]);
+    expect(layout.charts[t1?.chartIds[0] ?? '']?.hidden).toHaveLength(1);
+    expect(snap.time).toEqual({ positionMs: 1700000123456.5, intervalMs: 2000, windowMs: 120000, zone: 'utc', liveIntervalMs: 1000, liveHistoryMs: 60000 });
+  });
+
+  it('repairs what it can and says what it dropped', () => {
+    const r = restoreSnapshot({
+      v: 1,
+      sources: [{ url: 'http://a' }, 42],
+      tabs: [{ label: 'T', charts: [{ title: 7, style: 'pie', yScale: { mode: 'fixed', min: 5, max: 1 }, plots: [{ s: 0, metric: 'm', instances: { kind: 'all' } }, { s: 9, metric: 'x', instances: { kind: 'all' } }, { s: 0, metric: 'y', instances: { kind: 'matching' } }], hidden: [[0, 'a'], [5, 'b'], 'junk'] }, 'nope'] }],
+      activeTab: 3,
+      time: { positionMs: 'soon', intervalMs: -5, zone: 'mars', bounds: { startMs: 10, endMs: 5 } },
+    });
+    if (!r.ok) throw new Error(r.error);
+    expect(r.snapshot.tabs[0]?.charts).toEqual([{ title: '', style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, plots: [{ s: 0, metric: 'm', instances: { kind: 'all' } }], hidden: [[0, 'a']] }]);
+    expect(r.snapshot.activeTab).toBe(0);
+    expect(r.snapshot.time).toEqual({ zone: 'archive' });
+    expect(r.warnings).toHaveLength(5);
+  });
+
+  it('refuses what is not a dashboard or comes from a newer pmdash', () => {
+    expect(restoreSnapshot('x')).toEqual({ ok: false, error: 'the link holds no dashboard' });
+    expect(restoreSnapshot({ v: 2 })).toMatchObject({ ok: false, error: expect.stringMatching(/newer pmdash/) });
+    expect(restoreSnapshot({ v: 0 })).toMatchObject({ ok: false });
+    expect(decodeFragment('#dash=%%%')).toMatchObject({ ok: false, error: expect.stringMatching(/cannot be read/) });
+    expect(decodeFragment('#other=1')).toBeUndefined();
+  });
+
+  it('drops plots of sources that could not be reopened', () => {
+    const layout = snapshotLayout(takeSnapshot(state), [undefined, 's4']);
+    expect(layout.dropped).toBe(3);
+    expect(Object.values(layout.charts).flatMap((c) => c.plots.map((p) => p.sourceId))).toEqual(['s4']);
+  });
+});
