@@ -167,7 +167,7 @@ describe('message formats (§5)', () => {
 
 describe('depth limits', () => {
   it('fails as libpcp does when bison\'s 10000-entry stack is exhausted (no reason)', () => {
-    expect(syntaxError('('.repeat(9997) + '1' + ')'.repeat(9997))).toEqual({ col: 9996, reason: null });
+    expect(syntaxError('('.repeat(9997) + '1' + ')'.repeat(9997))).toEqual({ col: 9998, reason: null });
     expect(syntaxError('-'.repeat(9998) + '1').reason).toBeNull();
   });
   it('refuses trees deeper than the evaluator can walk, and takes long flat chains', () => {
