@@ -244,7 +244,7 @@ export function restoreSnapshot(input: unknown): RestoreResult {
       const style = CHART_STYLES.includes(c.style as ChartStyle) ? (c.style as ChartStyle) : 'line';
       if (style !== c.style) warnings.push(`${where}: unknown style ${JSON.stringify(c.style)}, drawn as lines`);
       const hidden = (Array.isArray(c.hidden) ? c.hidden : []).filter(
-        (h): h is [number, string] => Array.isArray(h) && h.length === 2 && Number.isInteger(h[0]) && (h[0] as number) >= 0 && (h[0] as number) < plots.length && typeof h[1] === 'string',
+        (h): h is [number, string] => Array.isArray(h) && h.length === 2 && typeof h[0] === 'number' && Number.isInteger(h[0]) && h[0] >= 0 && h[0] < plots.length && typeof h[1] === 'string',
       );
       return [{ title: str(c.title) ?? '', style, yScale: restoreYScale(c.yScale), legend: bool(c.legend, true), rate: bool(c.rate, true), plots, hidden }];
     });
