@@ -182,7 +182,11 @@ function restoreInstances(v: unknown): InstanceSelector | undefined {
   if (!isObj(v)) return undefined;
   switch (v.kind) {
     case 'all': return { kind: 'all' };
-    case 'list': return Array.isArray(v.names) && v.names.every((n) => typeof n === 'string') ? { kind: 'list', names: v.names as string[] } : undefined;
+    case 'list': {
+      if (!Array.isArray(v.names)) return undefined;
+      const names = v.names.filter((n): n is string => typeof n === 'string');
+      return names.length === v.names.length ? { kind: 'list', names } : undefined;
+    }
     case 'matching':
     case 'not-matching': {
       const pattern = str(v.pattern);
