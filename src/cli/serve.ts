@@ -65,7 +65,8 @@ export const serveCommand: Command = {
     const maxConnections = positiveInt(optString(args, 'max-connections'), 'connection limit', 64);
     const idleTimeoutMs = positiveInt(optString(args, 'idle-timeout'), 'idle timeout', 600) * 1000;
     const allowStore = optFlag(args, 'allow-store');
-    const root = fileURLToPath(new URL('../app', import.meta.url));
+    // dist/node/cli.js or, code-split, dist/node/chunks/serve-*.js: the app is dist/app.
+    const root = [new URL('../app', import.meta.url), new URL('../../app', import.meta.url)].map((u) => fileURLToPath(u)).find((p) => existsSync(p)) ?? fileURLToPath(new URL('../../app', import.meta.url));
     if (!existsSync(root)) {
       io.stderr(`pmdash serve: ${root} is missing; run 'npm run build' first\n`);
       return 1;
