@@ -25,14 +25,15 @@ describe('SeriesCache', () => {
     const tick = () => new Promise((r) => setTimeout(r, 0));
     cache.want('c', 's', wish(20_000, 30_000));
     await tick();
-    expect(asked).toEqual([[15_000, 35_000]]);
+    // The first request is the visible window only.
+    expect(asked).toEqual([[20_000, 30_000]]);
     cache.want('c', 's', wish(21_000, 31_000));
     cache.want('c', 's', wish(60_000, 70_000));
     expect(asked).toHaveLength(1);
     resolvers.shift()?.();
     await tick();
     await tick();
-    expect(asked).toEqual([[15_000, 35_000], [55_000, 75_000]]);
+    expect(asked).toEqual([[20_000, 30_000], [55_000, 75_000]]);
     resolvers.shift()?.();
     await tick();
     expect(cache.get('c', 's').block?.t0Ms).toBe(55_000);

@@ -135,7 +135,9 @@ export class SeriesCache {
   }
 
   private send(chartId: string, key: string, slot: Slot, wish: SeriesWish): void {
-    const win = paddedWindow(wish.visible, wish.bounds, wish.anchorMs, wish.stepMs);
+    // The first answer is only what is visible (the first chart sooner); padding comes with
+    // the next request, once the user moves.
+    const win = slot.block ? paddedWindow(wish.visible, wish.bounds, wish.anchorMs, wish.stepMs) : neededWindow(wish.visible, wish.bounds, wish.anchorMs, wish.stepMs);
     const specKey = slot.specKey;
     slot.inflight = true;
     slot.pending = undefined;

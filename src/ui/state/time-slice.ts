@@ -13,6 +13,11 @@ export const MAX_POINTS = 1500;
 export const MIN_POINTS = 2;
 /** Default visible points when the archive is long (pmchart's default is 60; we show more). */
 export const DEFAULT_POINTS = 600;
+/**
+ * Longest default window: replaying an archive costs time in proportion to the span read,
+ * so a long archive opens on its first hour (the slider and zoom reach the rest).
+ */
+export const DEFAULT_WINDOW_MS = 3_600_000;
 /** pmtime's speed limits, as multiples of the interval (archive seconds per wall second). */
 export const SPEED_MIN_FACTOR = 0.1;
 export const SPEED_MAX_FACTOR = 1000;
@@ -127,7 +132,7 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
         const first = s.sources.find((x) => x.status === 'ready' && x.summary?.kind === 'archive')?.summary;
         const span = Math.max(1, b.endMs - b.startMs);
         const intervalMs = first && first.intervalMs > 0 ? Math.max(roundInterval(first.intervalMs), niceInterval(span, MAX_POINTS)) : niceInterval(span, DEFAULT_POINTS);
-        const windowMs = Math.min(Math.ceil(span / intervalMs) * intervalMs, DEFAULT_POINTS * intervalMs);
+        const windowMs = Math.max(MIN_POINTS * intervalMs, Math.min(Math.ceil(span / intervalMs) * intervalMs, DEFAULT_POINTS * intervalMs, Math.floor(DEFAULT_WINDOW_MS / intervalMs) * intervalMs));
         set({ anchorMs: b.startMs, intervalMs, windowMs, speed: defaultSpeed(intervalMs) });
         // One interval short of the end: libpcp interpolates nothing at the very last instant
         // of an archive (pcp#433), and an empty legend is a poor first sight.
