@@ -82,6 +82,10 @@ describe('configuration files match pmLoadDerivedConfig', () => {
   cases.push({ label: 'a path list stops at a missing component', path: `${sub}:${join(dir, 'missing.conf')}:${join(dir, 'nonl.conf')}`, names: ['cf.db', 'cf.n1'] });
   cases.push({ label: 'a path list of files', path: `${join(dir, 'nonl.conf')}:${join(dir, 'eof.conf')}`, names: ['cf.n1', 'cf.u'] });
 
+  // The configurations PCP itself ships (iostat, cpu-util, proc, mssql), as a directory of links.
+  const shipped = '/var/lib/pcp/config/derived';
+  cases.push({ label: 'the derived configurations PCP ships', path: shipped, names: ['disk.dev.avg_rqsz', 'disk.dev.await', 'kernel.cpu.util.user', 'proc.io.total_bytes', 'disk.dev.util'] });
+
   it.each(cases.map((c) => [c.label, c] as const))('%s', async (_label, c) => {
     const theirs = await runDerivedOracle<Theirs>('derived-config.py', { path: c.path, archive: ARCHIVE, names: c.names });
     expect(await ours(c.path, c.names)).toEqual(theirs);

@@ -21,6 +21,8 @@ import { DerivedContext } from './derived-context';
 import { metricNames } from './ast';
 import { parseExpression } from './parser';
 import { DerivedRegistry } from './registry';
+import { loadDerivedConfig } from './config';
+import { nodeDerivedConfigFs } from '../../node/derived-config-fs';
 import { unitsText } from './units-port';
 import { isNumericType, PM_INDOM_NULL, PM_SEM_COUNTER, PM_TYPE_DOUBLE, PM_TYPE_FLOAT, PM_TYPE_STRING } from '../types';
 import type { AtomValue, Desc, PmId, Units } from '../types';
@@ -320,6 +322,34 @@ async function compare(run: ArchiveRun, seed: number): Promise<{ expressions: nu
   for (const b of batches) await compareBatch(run, path, b, mismatches, stats);
   return { expressions: batches.reduce((n, b) => n + b.exprs.length, 0), mismatches, crashed, stats };
 }
+
+/** The expressions of the derived-metric configurations PCP ships (iostat, cpu-util, proc, mssql). */
+function shippedExpressions(): string[] {
+  const registry = new DerivedRegistry();
+  loadDerivedConfig(registry, '/var/lib/pcp/config/derived', nodeDerivedConfigFs);
+  return registry.definitions.filter((d) => !d.anon).map((d) => d.text.trim());
+}
+
+describe('PCP\'s shipped derived metrics match libpcp', () => {
+  it.each([
+    ['bozo-disk', 'forw', 0, 6],
+    ['20201109', 'forw', 0, 8],
+    ['20201109', 'interp', 60000, 6],
+  ] as const)('%s %s', async (archive, mode, deltaMs, samples) => {
+    const exprs = shippedExpressions();
+    expect(exprs.length).toBeGreaterThan(50);
+    const run: ArchiveRun = { archive, mode, deltaMs, samples, perBucket: 0, pairs: 0 };
+    const path = `${QA_ARCHIVES}/${archive}`;
+    const crashed: string[] = [];
+    const batches = await oracleBatches(run, path, exprs, crashed);
+    const mismatches: string[] = [];
+    const stats: Stats = { bound: 0, semanticErrors: 0, values: 0 };
+    for (const b of batches) await compareBatch(run, path, b, mismatches, stats);
+    console.info(`shipped configs on ${archive}: ${exprs.length} expressions, ${stats.bound} bound, ${stats.values} values; crashes ${JSON.stringify(crashed)}`);
+    expect(mismatches).toEqual([]);
+    expect(crashed).toEqual([]);
+  });
+});
 
 describe('derived metrics match libpcp on QA archives', () => {
   let total = 0;
