@@ -37,7 +37,7 @@ function hex(bytes: Uint8Array): string {
 }
 
 /** pmdumplog-style text: a header line per record, one line per value. */
-class TextFormatter {
+export class TextFormatter {
   /** "    pmid (name): " per pmid. */
   private readonly prefixes = new Map<PmId, string>();
   /** Per instance list (an observation of an indom): "inst [N or "name"] " per instance. */

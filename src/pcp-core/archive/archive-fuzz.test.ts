@@ -17,6 +17,7 @@ import type { RawRecord } from './record-cursor';
 import { decodeValues } from './volume-record';
 import type { ArchiveSet } from './archive-set';
 import { DumpJsonFormatter } from '../../cli/dump-json';
+import { TextFormatter } from '../../cli/dump';
 import { buildArchive } from './testing/archive-builder';
 import { demoSpec } from './testing/demo-archive';
 
@@ -111,6 +112,7 @@ async function exercise(set: ArchiveSet, r: () => number): Promise<void> {
   };
   // Every record, formatted both ways: from decoded values and straight from the bytes.
   const format = new DumpJsonFormatter((p) => set.metadata.desc(p)?.type);
+  const text = new TextFormatter(set);
   const fetcher = new ArchiveFetcher(set);
   for (;;) {
     let raw: RawRecord;
@@ -120,6 +122,7 @@ async function exercise(set: ArchiveSet, r: () => number): Promise<void> {
       expectPm(e);
       break;
     }
+    text.format(raw);
     if (raw.frame && raw.ctx) {
       const f = raw.frame;
       expect(format.formatRaw(raw)).toBe(format.format(decodeValues(f.bytes, f.view, f.start, f.offset, raw.ctx, raw)));
