@@ -10,7 +10,6 @@
 //   - derived metrics: `-c CONFIG` files applied in applyDerivedConfig().
 // The rest of the command works on any Context.
 import { DirFileSet } from '../node/dir-file-set';
-import { openLiveContext } from '../node/open-live-context';
 import { openArchiveContext, type ArchiveContext } from '../pcp-core/context/archive-context';
 import type { Context } from '../pcp-core/context/context';
 import { PM_ERR_INDOM_LOG, PM_ERR_INST_LOG, isPmError, pmErrStr } from '../pcp-core/errors';
@@ -70,6 +69,8 @@ async function openSource(archives: readonly string[], host: string | undefined,
   if (host !== undefined) {
     if (archives.length > 0) throw new UsageError('-a and -h are mutually exclusive');
     // The first connection is not retried: a wrong host is reported at once.
+    // Loaded on demand: the WebSocket/TCP stack costs startup time archives do not need.
+    const { openLiveContext } = await import('../node/open-live-context');
     return { ctx: await openLiveContext(host), name: host };
   }
   if (archives.length === 0) throw new UsageError('a metric source is required: -a ARCHIVE or -h HOST');
@@ -163,7 +164,11 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     }
     // Zone for -S/-T dates and printed times: local, the source's (-z) or TZ (-Z).
     const tzOpt = optString(args, 'timezone');
-    const zone = tzOpt !== undefined ? Zone.fromTz(tzOpt) : optFlag(args, 'hostzone') ? archiveZone(src.ctx.source.timezone, src.ctx.source.kind === 'archive' || src.ctx.source.kind === 'live' ? src.ctx.source.zoneinfo : '') : localZone();
+    // Built only when needed (dates in -S/-T, or the table): setting up a zone costs time.
+    let zoneMemo: Zone | undefined;
+    const zone = (): Zone =>
+      (zoneMemo ??=
+        tzOpt !== undefined ? Zone.fromTz(tzOpt) : optFlag(args, 'hostzone') ? archiveZone(src.ctx.source.timezone, src.ctx.source.kind === 'archive' || src.ctx.source.kind === 'live' ? src.ctx.source.zoneinfo : '') : localZone());
     let plan: SamplingPlan;
     if (!src.archive) {
       // Live: a fetch every -t from now on, -s times (or until interrupted, with --json).
@@ -174,7 +179,9 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
       // Time window and sample count, as pmval computes them.
       const start = src.ctx.source.kind === 'archive' ? src.ctx.source.start : { sec: 0, nsec: 0 };
       const end = await src.archive.archiveEnd();
-      const { origin, finish } = parseValuesWindow(optString(args, 'start'), optString(args, 'finish'), start, end, zone);
+      const startOpt = optString(args, 'start');
+      const finishOpt = optString(args, 'finish');
+      const { origin, finish } = startOpt === undefined && finishOpt === undefined ? { origin: start, finish: end } : parseValuesWindow(startOpt, finishOpt, start, end, zone());
       let samples = samplesOpt;
       if (samples === undefined) {
         const step = timestampToReal({ sec: Number(intervalNs / 1_000_000_000n), nsec: Number(intervalNs % 1_000_000_000n) });
@@ -187,16 +194,26 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
 
     if (json) io.stdout(jsonHeader(metrics) + '\n');
     const collected: Sample[] = [];
+    // JSON lines are written in batches: one write per line costs more than the replay.
+    let batch = '';
+    const flush = async (): Promise<void> => {
+      if (batch === '') return;
+      io.stdout(batch);
+      batch = '';
+      if (io.drain) await io.drain();
+    };
     for await (const s of sampleValues(ctx, metrics, pmids, plan)) {
       if (json) {
-        io.stdout(jsonSample(metrics, s) + '\n');
-        if (io.drain) await io.drain();
+        batch += jsonSample(metrics, s) + '\n';
+        // Live sources print each sample as it comes; archives in 64 KB batches.
+        if (!plan.archive || batch.length >= 65536) await flush();
       } else {
         collected.push(s);
       }
     }
+    await flush();
     if (!json) {
-      io.stdout(formatTable(metrics, collected, { source: src.name, host: src.ctx.source.hostname, timeLabel: zone.tz, intervalSec: Number(plan.deltaNs) / 1e9, raw }, zoneFormatter(zone)));
+      io.stdout(formatTable(metrics, collected, { source: src.name, host: src.ctx.source.hostname, timeLabel: zone().tz, intervalSec: Number(plan.deltaNs) / 1e9, raw }, zoneFormatter(zone())));
     }
     return 0;
   } finally {

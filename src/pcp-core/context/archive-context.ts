@@ -36,6 +36,8 @@ export class ArchiveContext implements Context {
   readonly source: ContextSource;
   /** Replay state; setMode's positioning is queued here and awaited by the next call. */
   private pending: Promise<void> = Promise.resolve();
+  /** Whether `pending` may still hold work (saves an await per fetch when it does not). */
+  private queued = false;
 
   private constructor(
     readonly set: ArchiveSet,
@@ -111,12 +113,14 @@ export class ArchiveContext implements Context {
     if (mode !== PM_MODE_INTERP && mode !== PM_MODE_FORW && mode !== PM_MODE_BACK) throw new PmError(PM_ERR_MODE);
     this.session.setModeState(mode, origin, deltaNs ?? 0n);
     this.pending = this.pending.then(() => this.session.position());
+    this.queued = true;
   }
 
   /** Waits for queued positioning; its failure (an I/O error) is reported once, here. */
   private async settle(): Promise<void> {
     const p = this.pending;
     this.pending = Promise.resolve();
+    this.queued = false;
     await p;
   }
 
@@ -125,7 +129,7 @@ export class ArchiveContext implements Context {
   }
 
   async fetch(ids: readonly PmId[]): Promise<Result> {
-    await this.settle();
+    if (this.queued) await this.settle();
     return this.session.fetch(ids);
   }
 

@@ -18,10 +18,12 @@ export const UPD_MARK_BACK = 2;
 /** PCP_IGNORE_MARK_RECORDS: unset, set empty (ignore all marks), or a gap in seconds. */
 export type IgnoreMarks = { readonly kind: 'none' } | { readonly kind: 'all' } | { readonly kind: 'gap'; readonly seconds: number };
 
-/** The (metric, slot) pairs requested by the current fetch, in libpcp's want-list order. */
+/** The (metric, slot) pairs requested by the current fetch, in libpcp's want-list order:
+ *  the first `n` entries of the two arrays (kept allocated from fetch to fetch). */
 export interface WantList {
   readonly metric: MetricControl[];
   readonly slot: number[];
+  n: number;
 }
 
 /** Counters shared with the caller: searches completed and whether a <mark> was crossed. */
@@ -78,12 +80,22 @@ async function markGapIgnored(ctx: BoundsContext, gap: number): Promise<boolean>
   return tPrior !== -1 && tNext !== -1 && tNext - tPrior <= gap;
 }
 
-/** update_bounds: returns 0, or PM_ERR_LOGREC when a metric's value encoding is inconsistent. */
-export async function updateBounds(ctx: BoundsContext, tReq: number, rec: LogRecord, mode: number, scan: ScanState | null, seen: ScanState | null): Promise<number> {
+/** A <mark> under PCP_IGNORE_MARK_RECORDS=interval: applied unless its neighbours are close. */
+async function gapMark(ctx: BoundsContext, gap: number, tReq: number, rec: LogRecord, mode: number, scan: ScanState | null, seen: ScanState | null): Promise<number> {
+  if (await markGapIgnored(ctx, gap)) return 0;
+  if (mode !== UPD_MARK_NONE) markBounds(ctx.want, rec.t, tReq, mode, scan, seen);
+  return 0;
+}
+
+/**
+ * update_bounds: 0, or PM_ERR_LOGREC when a metric's value encoding is inconsistent.
+ * Synchronous except for a mark under PCP_IGNORE_MARK_RECORDS=interval, which reads records.
+ */
+export function updateBounds(ctx: BoundsContext, tReq: number, rec: LogRecord, mode: number, scan: ScanState | null, seen: ScanState | null): number | Promise<number> {
   const tThis = rec.t;
   if (rec.numpmid === 0) {
     if (ctx.ignoreMarks.kind === 'all') return 0;
-    if (ctx.ignoreMarks.kind === 'gap' && (await markGapIgnored(ctx, ctx.ignoreMarks.seconds))) return 0;
+    if (ctx.ignoreMarks.kind === 'gap') return gapMark(ctx, ctx.ignoreMarks.seconds, tReq, rec, mode, scan, seen);
     if (mode === UPD_MARK_NONE) return 0;
     markBounds(ctx.want, tThis, tReq, mode, scan, seen);
     return 0;
@@ -152,7 +164,7 @@ function valueBounds(mc: MetricControl, i: number, rec: LogRecord, off: number, 
 }
 
 function markBounds(want: WantList, tThis: number, tReq: number, mode: number, scan: ScanState | null, seen: ScanState | null): void {
-  for (let w = 0; w < want.metric.length; w++) {
+  for (let w = 0; w < want.n; w++) {
     const mc = want.metric[w];
     const i = want.slot[w];
     const tPrior = mc.tPrior[i];

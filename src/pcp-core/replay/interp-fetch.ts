@@ -34,11 +34,18 @@ export type InterpOutcome = { readonly result: Result } | { readonly error: numb
 
 export class InterpEngine {
   private readonly controls = new Map<number, MetricControl>();
+  /** Per-fetch working state, kept to avoid allocating it for every fetch. */
+  private fetchStamp = 0;
+  private readonly want: WantList = { metric: [], slot: [], n: 0 };
+  private readonly scan: ScanState = { done: 0, seenMark: false };
+  private readonly bctx: BoundsContext;
 
   constructor(
     private readonly cursor: LogCursor,
     private readonly options: InterpOptions,
-  ) {}
+  ) {
+    this.bctx = { cursor, controls: this.controls, want: this.want, ignoreMarks: options.ignoreMarks };
+  }
 
   /** __pmLogResetInterp (pmSetMode): forget bounds that no longer bracket the new origin. */
   resetBounds(origin: Timestamp): void {
@@ -75,13 +82,16 @@ export class InterpEngine {
     }
 
     // First pass: the metrics and the instances this fetch wants, in libpcp's want order
-    // (built by prepending, so reversed).
+    // (built by prepending, so reversed). The lists are reused from fetch to fetch.
+    const stamp = ++this.fetchStamp;
     const requested: MetricControl[] = [];
-    const wantForward: WantList = { metric: [], slot: [] };
+    const want = this.want;
+    want.n = 0;
     for (const pmid of pmids) {
       if (pmid === PM_ID_NULL) continue;
       const mc = this.control(pmid);
-      if (requested.includes(mc)) continue; // libpcp would corrupt its want list here
+      if (mc.fetchStamp === stamp) continue; // libpcp would corrupt its want list here
+      mc.fetchStamp = stamp;
       requested.push(mc);
       mc.numval = 0;
       if (!mc.desc) {
@@ -93,27 +103,36 @@ export class InterpEngine {
         mc.search[i] = 0;
         if (indom === PM_INDOM_NULL || profile.includes(indom, mc.inst[i])) {
           mc.inResult[i] = 1;
-          wantForward.metric.push(mc);
-          wantForward.slot.push(i);
+          want.metric[want.n] = mc;
+          want.slot[want.n++] = i;
           mc.numval++;
         } else {
           mc.inResult[i] = 0;
         }
       }
     }
-    const want: WantList = { metric: wantForward.metric.reverse(), slot: wantForward.slot.reverse() };
-    const bctx: BoundsContext = { cursor, controls: this.controls, want, ignoreMarks: this.options.ignoreMarks };
+    for (let a = 0, b = want.n - 1; a < b; a++, b--) {
+      const m = want.metric[a];
+      want.metric[a] = want.metric[b];
+      want.metric[b] = m;
+      const x = want.slot[a];
+      want.slot[a] = want.slot[b];
+      want.slot[b] = x;
+    }
+    const bctx = this.bctx;
 
     if (!cursor.serial) {
       // Gross positioning from the index, then fine tuning back (or forward) to t.
       await setTime(cursor, origin, direction > 0 ? MODE_FORW : MODE_BACK);
       cursor.rememberPosition();
       for (;;) {
-        const rec = await cursor.cachedRead(direction > 0 ? MODE_BACK : MODE_FORW);
+        const fineDir = direction > 0 ? MODE_BACK : MODE_FORW;
+        const rec = cursor.tryCachedRead(fineDir) ?? (await cursor.cachedRead(fineDir));
         if (typeof rec === 'number') break;
         if (direction > 0 ? rec.t <= tReq : rec.t > tReq) break;
         cursor.rememberPosition();
-        const sts = await updateBounds(bctx, tReq, rec, UPD_MARK_NONE, null, null);
+        let sts = updateBounds(bctx, tReq, rec, UPD_MARK_NONE, null, null);
+        if (typeof sts !== 'number') sts = await sts;
         if (sts < 0) return { error: sts, advanced: false };
       }
       cursor.serial = true;
@@ -122,13 +141,15 @@ export class InterpEngine {
 
     const sts = cursor.restorePosition();
     if (sts < 0) return { error: sts, advanced: true };
-    const scan: ScanState = { done: 0, seenMark: false };
+    const scan = this.scan;
+    scan.done = 0;
+    scan.seenMark = false;
     let doneRoll = false;
 
     // Second pass: which instances still need a lower bound.
     const unboundBack: number[] = [];
     let back = 0;
-    for (let w = 0; w < want.metric.length; w++) {
+    for (let w = 0; w < want.n; w++) {
       const mc = want.metric[w];
       const i = want.slot[w];
       const tFirst = mc.tFirst[i];
@@ -163,13 +184,14 @@ export class InterpEngine {
       if (s < 0) return { error: s, advanced: true };
       scan.done = 0;
       while (scan.done < back) {
-        const rec = await cursor.cachedRead(MODE_BACK);
+        const rec = cursor.tryCachedRead(MODE_BACK) ?? (await cursor.cachedRead(MODE_BACK));
         if (typeof rec === 'number') {
           if (rec === PM_ERR_LOGREC) return { error: rec, advanced: false };
           break; // start of the archive set
         }
         if (direction < 0 && rec.t >= tReq) cursor.rememberPosition();
-        const u = await updateBounds(bctx, tReq, rec, UPD_MARK_BACK, scan, scan);
+        let u = updateBounds(bctx, tReq, rec, UPD_MARK_BACK, scan, scan);
+        if (typeof u !== 'number') u = await u;
         if (u < 0) return { error: u, advanced: false };
         // Instances known to have nothing before t_first can stop searching once we pass it.
         for (let k = 0; k < unboundBack.length; ) {
@@ -201,7 +223,7 @@ export class InterpEngine {
     // Third pass: which instances still need an upper bound.
     const unboundForw: number[] = [];
     let forw = 0;
-    for (let w = 0; w < want.metric.length; w++) {
+    for (let w = 0; w < want.n; w++) {
       const mc = want.metric[w];
       const i = want.slot[w];
       const tLast = mc.tLast[i];
@@ -236,13 +258,14 @@ export class InterpEngine {
       if (s < 0) return { error: s, advanced: true };
       scan.done = 0;
       while (scan.done < forw) {
-        const rec = await cursor.cachedRead(MODE_FORW);
+        const rec = cursor.tryCachedRead(MODE_FORW) ?? (await cursor.cachedRead(MODE_FORW));
         if (typeof rec === 'number') {
           if (rec === PM_ERR_LOGREC) return { error: rec, advanced: false };
           break; // end of the archive set
         }
         if (direction > 0 && rec.t <= tReq) cursor.rememberPosition();
-        const u = await updateBounds(bctx, tReq, rec, UPD_MARK_FORW, scan, scan);
+        let u = updateBounds(bctx, tReq, rec, UPD_MARK_FORW, scan, scan);
+        if (typeof u !== 'number') u = await u;
         if (u < 0) return { error: u, advanced: false };
         for (let k = 0; k < unboundForw.length; ) {
           const w = unboundForw[k];
@@ -282,26 +305,28 @@ export class InterpEngine {
     let last: number;
     if (direction > 0) {
       for (;;) {
-        const rec = await cursor.cachedRead(MODE_FORW);
+        const rec = cursor.tryCachedRead(MODE_FORW) ?? (await cursor.cachedRead(MODE_FORW));
         if (typeof rec === 'number') {
           last = rec;
           break;
         }
         if (rec.t > tReq) return 0;
         cursor.rememberPosition();
-        const u = await updateBounds(bctx, tReq, rec, UPD_MARK_FORW, null, scan);
+        let u = updateBounds(bctx, tReq, rec, UPD_MARK_FORW, null, scan);
+        if (typeof u !== 'number') u = await u;
         if (u < 0) return u;
       }
     } else {
       for (;;) {
-        const rec = await cursor.cachedRead(MODE_BACK);
+        const rec = cursor.tryCachedRead(MODE_BACK) ?? (await cursor.cachedRead(MODE_BACK));
         if (typeof rec === 'number') {
           last = rec;
           break;
         }
         if (rec.t < tReq) return 0;
         cursor.rememberPosition();
-        const u = await updateBounds(bctx, tReq, rec, UPD_MARK_BACK, null, scan);
+        let u = updateBounds(bctx, tReq, rec, UPD_MARK_BACK, null, scan);
+        if (typeof u !== 'number') u = await u;
         if (u < 0) return u;
       }
     }
@@ -310,7 +335,7 @@ export class InterpEngine {
 
   /** Decides which wanted instances get a value (archive-format.md §7.4.4). */
   private qualify(want: WantList, tReq: number, seenMark: boolean): void {
-    for (let w = 0; w < want.metric.length; w++) {
+    for (let w = 0; w < want.n; w++) {
       const mc = want.metric[w];
       const i = want.slot[w];
       const desc = mc.desc;
@@ -345,13 +370,13 @@ export class InterpEngine {
 
   private buildResult(pmids: readonly PmId[], origin: Timestamp, tReq: number): Result {
     const sets: ValueSet[] = [];
-    const built = new Map<number, ValueSet>();
+    const built = pmids.length > 1 ? new Map<number, ValueSet>() : undefined;
     for (const pmid of pmids) {
       if (pmid === PM_ID_NULL) {
         sets.push({ pmid, numval: 0, valfmt: 0, inst: new Int32Array(0), values: [] });
         continue;
       }
-      const again = built.get(pmid);
+      const again = built?.get(pmid);
       if (again) {
         sets.push(again);
         continue;
@@ -374,7 +399,7 @@ export class InterpEngine {
       // Values built from blocks come back as PM_VAL_DPTR; insitu ones keep the archive's.
       const valfmt = values.length > 0 && mc.valfmt !== PM_VAL_INSITU ? PM_VAL_DPTR : Math.max(mc.valfmt, PM_VAL_INSITU);
       const set: ValueSet = { pmid, numval, valfmt, inst: Int32Array.from(inst), values };
-      built.set(pmid, set);
+      built?.set(pmid, set);
       sets.push(set);
       mc.lastNumval = mc.numval;
     }

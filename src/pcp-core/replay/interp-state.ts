@@ -27,6 +27,8 @@ export class MetricControl {
   numval = 0;
   /** numval of the previous fetch of this metric, -1 after positioning. */
   lastNumval = -1;
+  /** The fetch that last asked for this metric (detects a pmid named twice in one fetch). */
+  fetchStamp = 0;
   /** Instance ids in libpcp's hash-table order (the order values come out in). */
   readonly inst: Int32Array;
   private readonly slotOf: Map<number, number>;

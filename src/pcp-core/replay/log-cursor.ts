@@ -24,6 +24,12 @@ export type ReadOutcome = LogRecord | number;
 /** Decoded records by position, so re-reading a neighbourhood costs no decoding. */
 const RECORD_CACHE_LIMIT = 4096;
 
+/** Records of one volume by start offset and by end offset (the two read directions). */
+interface VolumeRecords {
+  readonly byStart: Map<number, LogRecord>;
+  readonly byEnd: Map<number, LogRecord>;
+}
+
 export class LogCursor {
   /** Index of the current archive (ac_cur_log). */
   cur = 0;
@@ -49,7 +55,9 @@ export class LogCursor {
   readonly base: Timestamp;
 
   private readonly volumes = new Map<string, VolumeBytes>();
-  private readonly records = new Map<string, LogRecord>();
+  /** Keyed by archive · 2^20 + volume. */
+  private readonly records = new Map<number, VolumeRecords>();
+  private recordCount = 0;
 
   constructor(readonly set: ReplaySet) {
     const first = set.archives[0];
@@ -208,8 +216,7 @@ export class LogCursor {
       this.pos = offset;
       return PM_ERR_LOGREC;
     }
-    const key = `${this.cur}:${this.curVol}:${start}`;
-    const cached = this.records.get(key);
+    const cached = this.records.get(this.cur * 1048576 + this.curVol)?.byStart.get(start);
     if (cached && cached.buf.length === head) {
       this.pos = direction === MODE_FORW ? start + head : start;
       return cached;
@@ -230,9 +237,50 @@ export class LogCursor {
     this.pos = direction === MODE_FORW ? start + head : start;
     const rec = decodeLogRecord(buf, this.archive.version, this.base);
     if (!rec) return PM_ERR_LOGREC;
-    if (this.records.size >= RECORD_CACHE_LIMIT) this.records.clear();
-    this.records.set(key, rec);
+    this.remember(start, rec);
     return rec;
+  }
+
+  private remember(start: number, rec: LogRecord): void {
+    if (this.recordCount >= RECORD_CACHE_LIMIT) {
+      this.records.clear();
+      this.recordCount = 0;
+    }
+    const key = this.cur * 1048576 + this.curVol;
+    let v = this.records.get(key);
+    if (!v) this.records.set(key, (v = { byStart: new Map(), byEnd: new Map() }));
+    v.byStart.set(start, rec);
+    v.byEnd.set(start + rec.buf.length, rec);
+    this.recordCount++;
+  }
+
+  /**
+   * The read `read(direction)` would do, answered without I/O when the record at the position
+   * has been decoded before; undefined when the full read is needed (a volume or archive
+   * boundary, a pending join mark, an unread record).
+   */
+  tryRead(direction: Direction): LogRecord | undefined {
+    const v = this.records.get(this.cur * 1048576 + this.curVol);
+    if (!v) return undefined;
+    if (direction === MODE_FORW) {
+      const rec = v.byStart.get(this.pos);
+      if (!rec) return undefined;
+      this.markDone = 0;
+      this.pos += rec.buf.length;
+      return rec;
+    }
+    if (this.pos <= this.archive.labelSize) return undefined;
+    const rec = v.byEnd.get(this.pos);
+    if (!rec) return undefined;
+    this.markDone = 0;
+    this.pos -= rec.buf.length;
+    return rec;
+  }
+
+  /** tryRead through the interpolation read cache's rules (see cachedRead). */
+  tryCachedRead(direction: Direction): LogRecord | undefined {
+    if (this.markDone !== 0 && this.markDone !== direction) return undefined;
+    return this.tryRead(direction);
   }
 
   /** LogChangeToNextArchive: start of the next archive; PM_ERR_LOGOVERLAP if they overlap. */

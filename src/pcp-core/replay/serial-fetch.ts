@@ -35,7 +35,7 @@ export async function serialRead(cursor: LogCursor, direction: Direction, origin
         // Fine tuning: step back (relative to the direction) over records past the origin.
         const opposite = direction === MODE_FORW ? MODE_BACK : MODE_FORW;
         for (;;) {
-          const r = await cursor.read(opposite);
+          const r = cursor.tryRead(opposite) ?? (await cursor.read(opposite));
           if (typeof r === 'number') break;
           const tdiff = timestampSub(r.timestamp, from);
           if ((direction === MODE_FORW && tdiff < 0) || (direction === MODE_BACK && tdiff > 0) || tdiff === 0) break;
@@ -43,7 +43,7 @@ export async function serialRead(cursor: LogCursor, direction: Direction, origin
         }
         cursor.serial = true;
       }
-      const r = await cursor.read(direction);
+      const r = cursor.tryRead(direction) ?? (await cursor.read(direction));
       if (typeof r === 'number') {
         error = r;
         break;

@@ -4,8 +4,10 @@
 // inside one block is returned as a view (no copy); one spanning blocks is assembled.
 import type { ReplayVolume } from './replay-source';
 
-const BLOCK_SIZE = 1 << 16;
-const MAX_BLOCKS = 64;
+// 1 MiB blocks: few ByteSource reads (each one a round trip through the platform's I/O)
+// for the mostly sequential access of a replay; 16 of them keep a neighbourhood resident.
+const BLOCK_SIZE = 1 << 20;
+const MAX_BLOCKS = 16;
 
 export class VolumeBytes {
   private readonly blocks = new Map<number, Uint8Array>();
@@ -62,6 +64,16 @@ export class VolumeBytes {
       filled += to - from;
     }
     return filled === out.length ? out : out.subarray(0, filled);
+  }
+
+  /** Bytes [offset, offset+length) if they lie in one resident block, else undefined. */
+  tryBytes(offset: number, length: number): Uint8Array | undefined {
+    const first = Math.floor(offset / BLOCK_SIZE);
+    if (offset < 0 || length <= 0 || Math.floor((offset + length - 1) / BLOCK_SIZE) !== first) return undefined;
+    const b = this.blocks.get(first);
+    if (!b) return undefined;
+    const start = offset - first * BLOCK_SIZE;
+    return start + length <= b.length ? b.subarray(start, start + length) : undefined;
   }
 
   /** A big-endian 32-bit word at `offset`, or undefined if fewer than 4 bytes remain. */
