@@ -15,6 +15,9 @@ import { LiveWatch, type LiveListener, type LiveWatchSpec } from './live-watch';
 import { fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
 import { formatUnits } from './units-text';
+import { exportArchiveWindow, type ExportedArchive } from './archive-export';
+import { readView, standardViews, writeView, type ReadView, type StandardViewEntry } from './views-api';
+import type { ViewFile } from '../pcp-core/views';
 
 interface Entry {
   readonly opened: OpenedSource;
@@ -166,6 +169,27 @@ export class EngineApi {
       if (!c.ok) return { ok: false, message: c.problem.message, caret: Math.max(0, c.problem.span.start) };
       return { ok: true, units: formatUnits(c.desc.units), sem: formatSem(c.desc.sem), type: formatType(c.desc.type) };
     });
+  }
+
+  /** Parses a pmchart view file (views-api.ts): the model, pmchart's messages, resolved colours. */
+  readView(name: string, text: string): Promise<ReadView> {
+    return boundary(name, () => Promise.resolve(readView(name, text)));
+  }
+
+  /** Writes a view model as view file text pmchart reads back. */
+  writeView(view: ViewFile): Promise<string> {
+    return boundary('view', () => Promise.resolve(writeView(view)));
+  }
+
+  /** pmchart's standard views, re-expressed by pmdash (pcp-core/views). */
+  standardViews(): Promise<StandardViewEntry[]> {
+    return boundary('standard views', () => Promise.resolve(standardViews()));
+  }
+
+  /** The records of [t0Ms, t1Ms] of an archive source as a new V3 archive, in a .tar (archive-export.ts). */
+  exportArchive(handle: SourceHandle, t0Ms: number, t1Ms: number): Promise<ExportedArchive> {
+    const name = this.sources.get(handle)?.opened.name ?? 'archive';
+    return this.run(handle, `export of ${name}`, (ctx) => exportArchiveWindow(ctx, name, t0Ms, t1Ms));
   }
 
   /** Queues `body` behind earlier calls on the same source; errors leave as EngineError. */

@@ -23,6 +23,8 @@ export interface ArchiveImage {
   readonly volume: Uint8Array;
   readonly label: LabelFields;
   readonly records: number;
+  /** Time of the last record (the label's start is the first). */
+  readonly end: Timestamp;
 }
 
 /** pmlogger's index rule: a new entry once the volume has grown this much past the last one. */
@@ -162,7 +164,7 @@ export class ArchiveWriter {
       encodeLabelV3(lw, label, vols[key]);
       files[key].patchBytes(0, lw.current());
     }
-    return { meta: this.meta.finish(), index: this.index.finish(), volume: this.data.finish(), label, records: this.count };
+    return { meta: this.meta.finish(), index: this.index.finish(), volume: this.data.finish(), label, records: this.count, end: this.last };
   }
 }
 
