@@ -149,12 +149,16 @@ async function dropToFirstChart(browser: Browser, url: string): Promise<Measured
 /** Builds 16 charts of kernel.percpu.cpu.{user,sys} (8 series each) through the metric browser. */
 async function sixteenCharts(page: Page): Promise<void> {
   const row = (path: string) => page.locator(`[data-testid="pmns-row"][data-path="${path}"]`);
+  const details = page.getByTestId('metric-details');
   for (let i = 0; i < 16; i++) {
     await page.getByTestId('metric-search').fill('kernel.percpu.cpu.user');
     await row('kernel.percpu.cpu.user').click();
+    // Wait for this metric's details, or the button would add the previous one.
+    await details.locator('.details-name', { hasText: 'kernel.percpu.cpu.user' }).waitFor();
     await page.getByTestId('add-new-chart').click();
     await page.getByTestId('metric-search').fill('kernel.percpu.cpu.sys');
     await row('kernel.percpu.cpu.sys').click();
+    await details.locator('.details-name', { hasText: 'kernel.percpu.cpu.sys' }).waitFor();
     await page.getByTestId('add-to-chart').click();
   }
 }
