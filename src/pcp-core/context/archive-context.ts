@@ -125,7 +125,7 @@ export class ArchiveContext implements Context {
   }
 
   changeProfile(change: ProfileChange): void {
-    this.session.changeProfile(change.op, change.indom, change.instances);
+    this.session.changeProfile(change);
   }
 
   async fetch(ids: readonly PmId[]): Promise<Result> {

@@ -40,7 +40,7 @@ function driver(session: ReplaySession, specs: readonly FixtureSpec[]): ReplayDr
     archiveEnd: () => session.archiveEnd(),
     profile: (op, metric, insts) => {
       const m = metric === null ? undefined : metrics.find((x) => x.name === metric);
-      session.changeProfile(op === 'add' ? 'add' : 'delete', m ? m.indom : null, insts);
+      session.changeProfile({ op: op === 'add' ? 'add' : 'delete', indom: m ? m.indom : null, instances: insts });
       return Promise.resolve();
     },
     isFloat: (pmid) => {

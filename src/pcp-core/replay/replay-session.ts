@@ -4,8 +4,8 @@
 // metadata lookups on top; tests drive this directly over fixture archives.
 import { PM_ERR_MODE, PmError } from '../errors';
 import type { PmId, Result, Timestamp } from '../types';
-import { PM_INDOM_NULL } from '../types';
-import { InstanceProfile } from './instance-profile';
+import type { ProfileChange } from '../context/context';
+import { InstanceProfile } from '../context/instance-profile';
 import type { IgnoreMarks } from './interp-bounds';
 import { InterpEngine } from './interp-fetch';
 import { LogCursor, MODE_BACK, MODE_FORW } from './log-cursor';
@@ -119,10 +119,8 @@ export class ReplaySession {
     return end;
   }
 
-  /** pmAddProfile / pmDelProfile. */
-  changeProfile(op: 'add' | 'delete', indom: number | null, instances?: readonly number[]): void {
-    const id = indom === null ? null : (indom >>> 0 === PM_INDOM_NULL ? PM_INDOM_NULL : (indom >>> 0));
-    if (op === 'add') this.profile.add(id as Parameters<InstanceProfile['add']>[0], instances);
-    else this.profile.delete(id as Parameters<InstanceProfile['delete']>[0], instances);
+  /** pmAddProfile / pmDelProfile (the context's profile, libpcp 6.0.3 semantics). */
+  changeProfile(change: ProfileChange): void {
+    this.profile.apply(change);
   }
 }

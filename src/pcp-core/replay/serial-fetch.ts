@@ -5,7 +5,7 @@
 // fine-tuning pass in the opposite direction, then serial reading from wherever that left off.
 import type { AtomValue, PmId, Result, Timestamp, ValueSet } from '../types';
 import { PM_INDOM_NULL, PM_TYPE_32 } from '../types';
-import type { InstanceProfile } from './instance-profile';
+import type { InstanceProfile } from '../context/instance-profile';
 import { MODE_BACK, MODE_FORW, type Direction, type LogCursor } from './log-cursor';
 import { blockOffset, PM_VAL_INSITU, valuePairOffset, vsetNumval, vsetPmid, vsetValfmt, type LogRecord } from './log-record';
 import { setTime } from './log-seek';
@@ -75,7 +75,7 @@ function decodeSet(rec: LogRecord, k: number, meta: ReplayMetadata, profile: Ins
   if (numval <= 0) return { pmid, numval, valfmt: PM_VAL_INSITU, inst: new Int32Array(0), values: [] };
   const valfmt = vsetValfmt(rec, k);
   const desc = meta.desc(pmid);
-  const filter = profile && desc && desc.indom !== PM_INDOM_NULL && !profile.includesAll ? desc.indom : undefined;
+  const filter = profile && desc && desc.indom !== PM_INDOM_NULL ? desc.indom : undefined;
   const inst: number[] = [];
   const values: AtomValue[] = [];
   for (let j = 0; j < numval; j++) {
