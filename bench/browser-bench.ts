@@ -173,6 +173,8 @@ async function playFrames(browser: Browser, url: string): Promise<MeasuredResult
   while ((await page.getByTestId('close-chart').count()) > 0) await page.getByTestId('close-chart').first().click();
   await sixteenCharts(page);
   await page.locator('[data-testid="legend-value"][data-value]:not([data-value=""])').first().waitFor({ timeout: 120_000 });
+  // Legends fill as each chart's data arrives: wait for all 16 × 8.
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="legend-item"]').length >= 128, undefined, { timeout: 120_000 });
   const series = await page.getByTestId('legend-item').count();
   // From the start of the archive, play at one step per frame (Fast).
   await page.locator('body').press('Home');
