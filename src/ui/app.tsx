@@ -16,6 +16,7 @@ import { useZone } from './time/use-zone';
 import { formatCtime } from './time/zone';
 import { useHover } from './store';
 import { formatClock } from './time/zone';
+import { MenuBar, NoticesList } from './menu/menu-bar';
 
 function Header() {
   const zone = useZone();
@@ -32,6 +33,7 @@ function Header() {
       ) : (
         <span className="headline muted">Drop PCP archive files here, or open a URL</span>
       )}
+      <MenuBar />
     </header>
   );
 }
@@ -76,6 +78,7 @@ export function App() {
       }}
     >
       <Header />
+      <NoticesList />
       <div className="main">
         <aside className="side">
           <SourceList zone={zone} />

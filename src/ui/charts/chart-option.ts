@@ -7,6 +7,7 @@ import type { ChartData, DisplaySeries } from './chart-series';
 import type { ChartOption, SeriesOption, TooltipParam } from './echarts';
 import { formatValue } from './unit-scale';
 import { formatClock, shiftMs, type DisplayZone } from '../time/zone';
+import { LIGHT_CHART, type ChartColors } from '../theme/theme';
 
 export interface OptionInput {
   readonly data: ChartData;
@@ -16,6 +17,8 @@ export interface OptionInput {
   /** Visible window in epoch ms. */
   readonly t0Ms: number;
   readonly t1Ms: number;
+  /** Axis and outline colours of the theme (light when absent). */
+  readonly colors?: ChartColors;
 }
 
 function interleave(times: Float64Array, values: Float64Array, zone: DisplayZone): Float64Array {
@@ -40,7 +43,7 @@ export function tickFormatter(spanMs: number): (v: number) => string {
   };
 }
 
-function seriesOption(s: DisplaySeries, style: ChartStyle, zone: DisplayZone): SeriesOption {
+function seriesOption(s: DisplaySeries, style: ChartStyle, zone: DisplayZone, outline = LIGHT_CHART.stackOutline): SeriesOption {
   const data = interleave(s.times, s.drawn, zone);
   const common = { id: s.key, name: s.label, color: s.color, dimensions: ['x', 'y'], encode: { x: 0, y: 1 }, data: data as unknown as number[], animation: false, silent: false };
   const stacked = style === 'stacked-area' || style === 'stacked-bar' || style === 'utilization';
@@ -56,7 +59,7 @@ function seriesOption(s: DisplaySeries, style: ChartStyle, zone: DisplayZone): S
     connectNulls: false,
     step: stacked || s.step ? 'end' : false,
     stack: stacked ? 'total' : undefined,
-    lineStyle: { width: stacked ? 0.6 : 1.5, color: stacked ? '#202020' : s.color },
+    lineStyle: { width: stacked ? 0.6 : 1.5, color: stacked ? outline : s.color },
     areaStyle: filled ? { color: s.color, opacity: stacked ? 0.9 : 0.35 } : undefined,
     sampling: 'lttb',
   };
@@ -65,6 +68,7 @@ function seriesOption(s: DisplaySeries, style: ChartStyle, zone: DisplayZone): S
 /** Full option for the current data. */
 export function buildOption(input: OptionInput): ChartOption {
   const { data, style, yScale, zone } = input;
+  const c = input.colors ?? LIGHT_CHART;
   const shown = data.series.filter((s) => !s.hidden);
   const fixed = style === 'utilization' ? { min: 0, max: 100 } : yScale.mode === 'fixed' ? { min: yScale.min, max: yScale.max } : undefined;
   const span = input.t1Ms - input.t0Ms;
@@ -76,8 +80,8 @@ export function buildOption(input: OptionInput): ChartOption {
       type: 'time',
       min: shiftMs(input.t0Ms, zone),
       max: shiftMs(input.t1Ms, zone),
-      axisLabel: { formatter: tickFormatter(span), hideOverlap: true, color: '#333' },
-      splitLine: { show: true, lineStyle: { color: '#e4e8ee' } },
+      axisLabel: { formatter: tickFormatter(span), hideOverlap: true, color: c.axisText },
+      splitLine: { show: true, lineStyle: { color: c.splitLine } },
       axisPointer: { snap: false, label: { show: false } },
     },
     yAxis: {
@@ -89,18 +93,18 @@ export function buildOption(input: OptionInput): ChartOption {
       name: data.scale.label,
       nameLocation: 'middle',
       nameGap: 48,
-      nameTextStyle: { color: '#444' },
-      axisLabel: { color: '#333', formatter: (v: number) => formatValue(v) },
-      splitLine: { lineStyle: { color: '#e4e8ee' } },
+      nameTextStyle: { color: c.axisName },
+      axisLabel: { color: c.axisText, formatter: (v: number) => formatValue(v) },
+      splitLine: { lineStyle: { color: c.splitLine } },
     },
     tooltip: {
       trigger: 'axis',
       confine: true,
       transitionDuration: 0,
-      axisPointer: { type: 'line', lineStyle: { color: '#1b8a3a' } },
+      axisPointer: { type: 'line', lineStyle: { color: c.pointer } },
       formatter: (params: unknown) => tooltipHtml(params as TooltipParam[], shown, data.scale.label, zone, style === 'utilization'),
     },
-    series: shown.map((s) => seriesOption(s, style, zone)),
+    series: shown.map((s) => seriesOption(s, style, zone, c.stackOutline)),
   };
 }
 

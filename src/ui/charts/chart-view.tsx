@@ -14,6 +14,7 @@ import { chartData } from './chart-series';
 import { ChartCanvas } from './echarts';
 import { isLiveChart, useChartSeries, type ChartWindow } from './use-chart-series';
 import { liveHub } from '../series/live-hub';
+import { chartColors, useTheme } from '../theme/theme';
 
 interface Props {
   readonly chart: ChartSpec;
@@ -61,10 +62,11 @@ export function ChartView({ chart, tabId, win: archiveWin, zone, current }: Prop
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [tabId, chart.id]);
 
+  const theme = useTheme();
   useEffect(() => {
     const w = winRef.current;
-    canvas.current?.setOption(buildOption({ data, style: chart.style, yScale: chart.yScale, zone, t0Ms: w.t0Ms, t1Ms: w.t1Ms }));
-  }, [data, chart.style, chart.yScale, zone]);
+    canvas.current?.setOption(buildOption({ data, style: chart.style, yScale: chart.yScale, zone, t0Ms: w.t0Ms, t1Ms: w.t1Ms, colors: chartColors(theme) }));
+  }, [data, chart.style, chart.yScale, zone, theme]);
 
   useEffect(() => {
     canvas.current?.setWindow(shiftMs(win.t0Ms, zone), shiftMs(win.t1Ms, zone));

@@ -7,6 +7,7 @@ import { dash } from '../store';
 import type { ConnectionStatus, DroppedFile, SourceSpec, SourceSummary } from '../../workers/engine-types';
 import type { SourceOrigin } from '../state/model';
 import { addOverviewIfEmpty } from '../views/overview';
+import { isViewBlob, openViewText } from '../views/view-actions';
 
 /** Progress is shown only for opens slower than this (the brief's ~200 ms). */
 const PROGRESS_DELAY_MS = 200;
@@ -43,9 +44,15 @@ export function openUrl(url: string): Promise<SourceSummary | undefined> {
 export async function openFiles(files: readonly DroppedFile[]): Promise<void> {
   if (files.length === 0) return;
   const groups = await getEngine().groupFiles(files.map((f) => f.path));
+  const views: DroppedFile[] = [];
   for (const i of groups.stray) {
     const f = files[i];
     if (!f) continue;
+    // A pmchart view file among the drop: loaded once the archives are open (issue 8).
+    if (await isViewBlob(f.file)) {
+      views.push(f);
+      continue;
+    }
     const id = dash().beganOpening({ kind: 'files', names: [f.path] }, f.path);
     dash().failedOpening(id, { code: 'PM_ERR_NOTARCHIVE', message: 'not a file of a PCP archive (expected BASE.meta, BASE.index or BASE.N, optionally compressed) or its archive has no .meta file', context: f.path });
   }
@@ -55,6 +62,7 @@ export async function openFiles(files: readonly DroppedFile[]): Promise<void> {
       return openOne({ kind: 'files', files: parts }, { kind: 'files', names: parts.map((p) => p.path) }, g.base);
     }),
   );
+  for (const v of views) await openViewText(v.path, await v.file.text());
 }
 
 /** Opens a live host through the bridge. */

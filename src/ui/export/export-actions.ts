@@ -1,0 +1,222 @@
+// What the Export menu does (issue 8): the visible data as CSV, a chart or the whole tab as
+// PNG, and the visible time window of the open archives as new PCP archives. CSV asks the
+// engine afresh for exactly the visible window on the charts' own grid (the series cache
+// holds padded windows); PNG composes what is on screen (title, the ECharts canvas, the
+// legend) onto one canvas; archives are cut by the engine (pmlogextract's semantics) and
+// arrive as one .tar per archive.
+import type { SeriesBlock } from '../../workers/engine-types';
+import { plotsBySource } from '../charts/use-chart-series';
+import { asEngineError, describeError, getEngine } from '../engine-client';
+import { notify } from '../menu/notices';
+import { fetchStep } from '../series/buffered-window';
+import type { ChartSpec, SourceEntry } from '../state/model';
+import { MAX_POINTS } from '../state/time-slice';
+import { dash } from '../store';
+import { formatIso, type DisplayZone } from '../time/zone';
+import { chartColumns, formatCsv, type CsvColumn } from './csv';
+import { downloadBlob, safeFileName } from './download';
+
+/** The visible window on the charts' grid: rows from the first grid point in it to the last. */
+export function visibleGrid(): { t0Ms: number; t1Ms: number; stepMs: number } {
+  const s = dash();
+  const stepMs = fetchStep(s.windowMs, s.intervalMs, MAX_POINTS);
+  const anchor = Number.isFinite(s.anchorMs) ? s.anchorMs : 0;
+  const t0 = anchor + Math.ceil((s.positionMs - s.windowMs - anchor) / stepMs - 1e-9) * stepMs;
+  const t1 = anchor + Math.floor((s.positionMs - anchor) / stepMs + 1e-9) * stepMs;
+  return { t0Ms: t0, t1Ms: Math.max(t0, t1), stepMs };
+}
+
+function chartsInScope(scope: 'tab' | 'chart'): ChartSpec[] {
+  const s = dash();
+  if (scope === 'chart') {
+    const c = s.currentChartId ? s.charts[s.currentChartId] : undefined;
+    return c ? [c] : [];
+  }
+  const tab = s.tabs.find((t) => t.id === s.activeTabId);
+  return (tab?.chartIds ?? []).flatMap((id) => (s.charts[id] ? [s.charts[id]] : []));
+}
+
+function readyArchive(sources: readonly SourceEntry[], id: string): SourceEntry | undefined {
+  const src = sources.find((x) => x.id === id);
+  return src && src.status === 'ready' && src.handle !== undefined && src.summary?.kind === 'archive' ? src : undefined;
+}
+
+/** The CSV text of the visible data of a chart or the tab (archive sources). */
+export async function visibleCsv(scope: 'tab' | 'chart', zone: DisplayZone): Promise<string> {
+  const s = dash();
+  const grid = visibleGrid();
+  const charts = chartsInScope(scope);
+  if (charts.length === 0) throw new Error(scope === 'chart' ? 'no chart is selected: click a chart first' : 'the tab has no charts');
+  const used = new Set(charts.flatMap((c) => c.plots.map((p) => p.sourceId)));
+  const hosts = new Map(s.sources.map((x) => [x.id, x.summary?.hostname ?? x.label]));
+  const withHost = new Set([...used].map((id) => hosts.get(id))).size > 1;
+  let times: Float64Array | undefined;
+  const columns: CsvColumn[] = [];
+  const skipped: string[] = [];
+  for (const chart of charts) {
+    const blocks = new Map<string, SeriesBlock>();
+    for (const [sourceId, plots] of plotsBySource(chart)) {
+      const src = readyArchive(s.sources, sourceId);
+      if (!src || src.handle === undefined) {
+        skipped.push(`${chart.title || 'a chart'}: ${hosts.get(sourceId) ?? sourceId} is not an open archive`);
+        continue;
+      }
+      const block = await getEngine().fetchSeries({ handle: src.handle, plots, rate: chart.rate, ...grid });
+      blocks.set(sourceId, block);
+      times ??= block.timestamps;
+    }
+    columns.push(...chartColumns(chart, blocks, hosts, withHost));
+  }
+  // The same metric in two charts: headers stay unique.
+  const seen = new Map<string, number>();
+  const unique = columns.map((c) => {
+    const n = (seen.get(c.header) ?? 0) + 1;
+    seen.set(c.header, n);
+    return n === 1 ? c : { ...c, header: `${c.header} #${n}` };
+  });
+  if (skipped.length > 0) notify('warning', `CSV export left out live or closed sources:\n${skipped.join('\n')}`);
+  return formatCsv(times ?? new Float64Array(0), unique, zone);
+}
+
+export async function exportCsv(scope: 'tab' | 'chart', zone: DisplayZone): Promise<void> {
+  try {
+    const csv = await visibleCsv(scope, zone);
+    const s = dash();
+    const label = scope === 'chart' ? (s.currentChartId ? s.charts[s.currentChartId]?.title : '') : s.tabs.find((t) => t.id === s.activeTabId)?.label;
+    downloadBlob(new Blob([csv], { type: 'text/csv' }), `${safeFileName(label ?? '', 'pmdash')}.csv`);
+  } catch (e) {
+    notify('error', `CSV export failed: ${e instanceof Error ? e.message : describeError(asEngineError(e))}`);
+  }
+}
+
+/** Waits until a chart element has been drawn on screen (charts scrolled away defer drawing). */
+async function drawn(el: Element): Promise<void> {
+  el.scrollIntoView({ block: 'nearest' });
+  await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
+  await new Promise((r) => setTimeout(r, 60));
+}
+
+const FONT = "12px 'DejaVu Sans', Verdana, sans-serif";
+
+/** Draws one chart section (title, canvas, legend) at `y`; returns its height. */
+function drawChart(ctx: CanvasRenderingContext2D | null, el: HTMLElement, y: number, width: number, colors: { text: string; muted: string }): number {
+  const title = el.querySelector('[data-testid="chart-title"]')?.textContent ?? '';
+  const plot = el.querySelector<HTMLCanvasElement>('.chart-canvas canvas');
+  const plotH = plot ? plot.getBoundingClientRect().height : 0;
+  const items = [...el.querySelectorAll<HTMLElement>('[data-testid="legend-item"]')].map((li) => ({
+    color: li.querySelector<HTMLElement>('.swatch')?.style.background ?? '#888',
+    text: `${li.querySelector('.legend-label')?.textContent ?? ''}  ${li.querySelector('[data-testid="legend-value"]')?.textContent ?? ''}`,
+    hidden: li.classList.contains('hidden'),
+  }));
+  let h = 22;
+  if (ctx) {
+    ctx.fillStyle = colors.text;
+    ctx.font = `bold ${FONT}`;
+    ctx.textAlign = 'center';
+    ctx.fillText(title, width / 2, y + 15);
+    if (plot) ctx.drawImage(plot, 0, y + h, plot.getBoundingClientRect().width, plotH);
+    ctx.textAlign = 'left';
+    ctx.font = FONT;
+  }
+  h += plotH + 4;
+  // Legend: wrapped rows of swatch + label + value.
+  let x = 8;
+  let rowY = y + h;
+  const measure = (t: string): number => (ctx ? ctx.measureText(t).width : t.length * 7);
+  for (const it of items) {
+    const w = 14 + measure(it.text) + 14;
+    if (x + w > width && x > 8) {
+      x = 8;
+      rowY += 18;
+    }
+    if (ctx) {
+      ctx.globalAlpha = it.hidden ? 0.4 : 1;
+      ctx.fillStyle = it.color;
+      ctx.fillRect(x, rowY + 3, 10, 10);
+      ctx.fillStyle = colors.text;
+      ctx.fillText(it.text, x + 14, rowY + 12);
+      ctx.globalAlpha = 1;
+    }
+    x += w;
+  }
+  if (items.length > 0) rowY += 18;
+  return rowY - y + 6;
+}
+
+/** A PNG of the selected chart or of every chart of the tab, with the time window underneath. */
+export async function chartsPng(scope: 'tab' | 'chart', zone: DisplayZone): Promise<Blob> {
+  const charts = chartsInScope(scope);
+  const els = charts.flatMap((c) => {
+    const el = document.querySelector<HTMLElement>(`[data-testid="chart"][data-chart-id="${c.id}"]`);
+    return el ? [el] : [];
+  });
+  if (els.length === 0) throw new Error(scope === 'chart' ? 'no chart is selected: click a chart first' : 'the tab has no charts');
+  for (const el of els) await drawn(el);
+  const css = getComputedStyle(document.documentElement);
+  const colors = { text: css.getPropertyValue('--text').trim() || '#1d2430', muted: css.getPropertyValue('--muted').trim() || '#6b7685' };
+  const bg = css.getPropertyValue('--panel').trim() || '#ffffff';
+  const width = Math.max(...els.map((e) => e.querySelector('.chart-canvas')?.getBoundingClientRect().width ?? e.clientWidth));
+  const heights = els.map((e) => drawChart(null, e, 0, width, colors));
+  const footer = 24;
+  const height = heights.reduce((a, b) => a + b, 0) + footer;
+  const scale = window.devicePixelRatio || 1;
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.ceil(width * scale);
+  canvas.height = Math.ceil(height * scale);
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('this browser cannot draw on a canvas');
+  ctx.scale(scale, scale);
+  ctx.fillStyle = bg;
+  ctx.fillRect(0, 0, width, height);
+  let y = 0;
+  els.forEach((el, i) => {
+    drawChart(ctx, el, y, width, colors);
+    y += heights[i] ?? 0;
+  });
+  const s = dash();
+  ctx.fillStyle = colors.muted;
+  ctx.font = FONT;
+  ctx.fillText(`${formatIso(s.positionMs - s.windowMs, zone)} – ${formatIso(s.positionMs, zone)} (${zone.label})`, 8, y + 16);
+  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the PNG could not be encoded'))), 'image/png'));
+}
+
+export async function exportPng(scope: 'tab' | 'chart', zone: DisplayZone): Promise<void> {
+  try {
+    const png = await chartsPng(scope, zone);
+    const s = dash();
+    const label = scope === 'chart' ? (s.currentChartId ? s.charts[s.currentChartId]?.title : '') : s.tabs.find((t) => t.id === s.activeTabId)?.label;
+    downloadBlob(png, `${safeFileName(label ?? '', 'pmdash')}.png`);
+  } catch (e) {
+    notify('error', `PNG export failed: ${e instanceof Error ? e.message : describeError(asEngineError(e))}`);
+  }
+}
+
+/**
+ * Each open archive's records in the visible window as a new PCP archive (a .tar of
+ * BASE.meta, BASE.index, BASE.0). Archives the active tab charts come first; with none, every
+ * ready archive.
+ */
+export async function exportArchives(): Promise<number> {
+  const s = dash();
+  const t0 = s.positionMs - s.windowMs;
+  const t1 = s.positionMs;
+  const inTab = new Set(chartsInScope('tab').flatMap((c) => c.plots.map((p) => p.sourceId)));
+  const archives = s.sources.filter((x) => readyArchive(s.sources, x.id) && (inTab.size === 0 || inTab.has(x.id)));
+  if (archives.length === 0) {
+    notify('error', 'Archive export: no open archive is charted in this tab (live hosts cannot be exported as an archive)');
+    return 0;
+  }
+  let done = 0;
+  for (const src of archives) {
+    if (src.handle === undefined) continue;
+    try {
+      const out = await getEngine().exportArchive(src.handle, t0, t1);
+      downloadBlob(new Blob([out.tar.slice().buffer], { type: 'application/x-tar' }), `${out.base}.tar`);
+      notify('info', `${out.base}.tar: ${out.records} records of ${src.summary?.name ?? src.label} (unpack with "tar xf ${out.base}.tar", then e.g. "pmdumplog -a ${out.base}")`);
+      done++;
+    } catch (e) {
+      notify('error', `Archive export of ${src.summary?.name ?? src.label} failed: ${describeError(asEngineError(e))}`);
+    }
+  }
+  return done;
+}
