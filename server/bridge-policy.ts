@@ -1,8 +1,9 @@
-// The bridge's rules, separate from its sockets: which targets and Origins are allowed, and
-// which client PDUs may reach pmcd (pdu-protocol.md §8.5). Everything here is a pure decision
-// over a request or one whole PDU, so each rule is testable on its own.
+// The bridge's rules, separate from its sockets: which targets and Origins are allowed, which
+// client PDUs may reach pmcd and which the bridge answers itself (pdu-protocol.md §8.5).
+// Everything here is a pure decision over a request or one whole PDU, so each rule is
+// testable on its own.
 import type { IncomingMessage } from 'node:http';
-import { isPmError } from '../src/pcp-core/errors';
+import { isPmError, PM_ERR_PERMISSION } from '../src/pcp-core/errors';
 import {
   CVERSION,
   PDU_CLIENT_MAX_BYTES,
@@ -116,8 +117,15 @@ const READ_TYPES = new Set([
   PDU_PMNS_TRAVERSE,
 ]);
 
-/** A verdict on one client PDU: forward it, or close the connection with a reason. */
-export type PduVerdict = { readonly ok: true } | { readonly ok: false; readonly code: number; readonly reason: string };
+/**
+ * A verdict on one client PDU: forward it to pmcd; answer it in pmcd's place with an ERROR
+ * PDU carrying `error` and keep the connection (a refused store); or close the connection
+ * with the WebSocket close code `code`.
+ */
+export type PduVerdict =
+  | { readonly action: 'forward' }
+  | { readonly action: 'answer'; readonly error: number; readonly reason: string }
+  | { readonly action: 'close'; readonly code: number; readonly reason: string };
 
 /** WebSocket close codes used for refusals (RFC 6455 §7.4.1). */
 export const CLOSE_POLICY = 1008;
@@ -130,20 +138,24 @@ export const CLOSE_UPSTREAM = 1011;
  * can run through the bridge, and pmcd closes a connection whose first PDU is not CREDS).
  */
 export function checkClientPdu(pdu: Pdu, first: boolean, policy: BridgePolicy): PduVerdict {
-  const deny = (reason: string): PduVerdict => ({ ok: false, code: CLOSE_POLICY, reason });
+  const deny = (reason: string): PduVerdict => ({ action: 'close', code: CLOSE_POLICY, reason });
+  const forward: PduVerdict = { action: 'forward' };
   if (first) {
     if (pdu.type !== PDU_CREDS) return deny(`the first PDU must be CREDS, not ${pduTypeName(pdu.type)}`);
     try {
       const creds = decodeCreds(pdu, 'client');
       const ok = creds.length === 1 && creds[0]?.type === CVERSION && creds[0].version === PDU_VERSION2 && creds[0].flags === 0;
-      return ok ? { ok: true } : deny('CREDS must name protocol version 2 and request no features');
+      return ok ? forward : deny('CREDS must name protocol version 2 and request no features');
     } catch (e) {
       if (isPmError(e)) return deny(`malformed CREDS: ${e.describe()}`);
       throw e;
     }
   }
   if (pdu.type === PDU_RESULT) {
-    if (!policy.allowStore) return deny('store (RESULT) PDUs are not allowed by this bridge');
+    // A refused store gets what pmcd itself answers when its access rules deny the store
+    // (checked before decoding, as pmcd does): ERROR(PM_ERR_PERMISSION). The connection
+    // stays usable, as it does with pmcd.
+    if (!policy.allowStore) return { action: 'answer', error: PM_ERR_PERMISSION, reason: 'stores are not enabled on this bridge (pmdash serve --allow-store)' };
   } else if (!READ_TYPES.has(pdu.type)) {
     return deny(`${pduTypeName(pdu.type)} PDUs are not allowed by this bridge`);
   }
@@ -153,5 +165,5 @@ export function checkClientPdu(pdu: Pdu, first: boolean, policy: BridgePolicy): 
     if (isPmError(e)) return deny(`malformed ${pduTypeName(pdu.type)}: ${e.describe()}`);
     throw e;
   }
-  return { ok: true };
+  return forward;
 }

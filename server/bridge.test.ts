@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { LiveContext } from '../src/pcp-core/context/live-context';
-import { ECONNREFUSED, PmError } from '../src/pcp-core/errors';
-import { PDU_FLAG_HIGHRES, PDU_PMNS_NAMES, PDU_RESULT } from '../src/pcp-core/pdu/constants';
+import { ECONNREFUSED, PM_ERR_PERMISSION, PM_ERR_PROFILE, PmError } from '../src/pcp-core/errors';
+import { PduClient } from '../src/pcp-core/pdu/client';
+import { PDU_FLAG_HIGHRES, PDU_PMNS_CHILD, PDU_PMNS_NAMES, PDU_RESULT } from '../src/pcp-core/pdu/constants';
 import { encodeCreds } from '../src/pcp-core/pdu/creds-pdu';
 import { FakePmcd } from '../src/pcp-core/pdu/fake-pmcd';
 import { encodeNameList } from '../src/pcp-core/pdu/pmns-pdu';
@@ -17,6 +18,7 @@ import type { BridgeOptions } from './bridge';
 import { serveWithBridge, type Served } from './serve';
 
 const NCPU = pmid(60, 0, 32);
+const STORE_SETS = [{ pmid: NCPU, numval: 1, valfmt: 0, inst: Int32Array.of(-1), values: [1] }];
 const metrics = [{ name: 'hinv.ncpu', desc: { pmid: NCPU, type: PM_TYPE_U32, indom: PM_INDOM_NULL, sem: 4, units: decodeUnits(0) }, value: () => 8 }];
 
 interface Harness {
@@ -57,18 +59,26 @@ async function start(options: Partial<Omit<BridgeOptions, 'log'>> = {}): Promise
   return { served, fake, origin, logs, url: (target) => bridgeUrl(origin, target) };
 }
 
-/** A raw WebSocket client: resolves with the close code and reason (or the HTTP refusal). */
-function rawSession(url: string, origin: string | undefined, sends: Uint8Array[] = []): Promise<{ code: number; reason: string; error?: string; received: number }> {
+/**
+ * A raw WebSocket client: resolves with the close code and reason (or the HTTP refusal) and
+ * what it received; with `closeAfter`, it closes once that many bytes have arrived.
+ */
+function rawSession(url: string, origin: string | undefined, sends: Uint8Array[] = [], closeAfter?: number): Promise<{ code: number; reason: string; error?: string; received: number; bytes: Uint8Array[] }> {
   return new Promise((resolve) => {
     const ws = new WebSocket(url, origin === undefined ? {} : { origin });
     let error: string | undefined;
     let received = 0;
+    const bytes: Uint8Array[] = [];
     ws.on('open', () => {
       for (const s of sends) ws.send(s);
     });
-    ws.on('message', (d: Buffer) => (received += d.length));
+    ws.on('message', (d: Buffer) => {
+      received += d.length;
+      bytes.push(new Uint8Array(d));
+      if (closeAfter !== undefined && received >= closeAfter) ws.close();
+    });
     ws.on('error', (e) => (error = e.message));
-    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString(), error, received }));
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString(), error, received, bytes }));
   });
 }
 
@@ -136,21 +146,47 @@ describe('the pmcd bridge', () => {
     expect(h.fake.received.filter((p) => p.type !== 0x700c)).toEqual([]);
   });
 
-  it('drops a store PDU by closing the connection, unless stores are enabled', async () => {
-    const store = encodeResult({ timestamp: { sec: 0, nsec: 0 }, sets: [{ pmid: NCPU, numval: 1, valfmt: 0, inst: Int32Array.of(-1), values: [1] }] }, false, () => PM_TYPE_U32);
+  it('answers a store with pmcd’s own PM_ERR_PERMISSION refusal in its place, keeps the connection, and logs it', async () => {
     const h = await start();
-    const s = await rawSession(h.url(), h.origin, [encodeCreds(0), store]);
-    expect([s.code, s.reason]).toEqual([1008, 'store (RESULT) PDUs are not allowed by this bridge']);
+    const client = await PduClient.connect(await openNodeWebSocketTransport(h.url(), { origin: h.origin }));
+    const typeOf = (): number => PM_TYPE_U32;
+    await client.profile({ state: 0, entries: [] });
+    // Pipelined: the refusal must land between the two fetch replies, not ahead of them.
+    const [before, stored, after] = await Promise.allSettled([client.fetch([NCPU], typeOf), client.store(STORE_SETS, typeOf), client.fetch([NCPU], typeOf)]);
+    expect(before).toMatchObject({ status: 'fulfilled', value: { result: { sets: [{ values: [8] }] } } });
+    expect(stored).toMatchObject({ status: 'rejected', reason: { code: PM_ERR_PERMISSION } });
+    expect(after).toMatchObject({ status: 'fulfilled', value: { result: { sets: [{ values: [8] }] } } });
+    // A refused PROFILE ahead of a store: each gets its own error, in order.
+    h.fake.behaviour.failProfile = PM_ERR_PROFILE;
+    const [profile, again, fetched] = await Promise.allSettled([client.profile({ state: 0, entries: [] }), client.store(STORE_SETS, typeOf), client.fetch([NCPU], typeOf)]);
+    expect(profile).toMatchObject({ status: 'rejected', reason: { code: PM_ERR_PROFILE } });
+    expect(again).toMatchObject({ status: 'rejected', reason: { code: PM_ERR_PERMISSION } });
+    expect(fetched).toMatchObject({ status: 'fulfilled' });
+    expect(client.closed).toBe(false);
+    client.close();
+    await new Promise((r) => setTimeout(r, 50));
     expect(h.fake.received.some((p) => p.type === PDU_RESULT)).toBe(false);
+    expect(h.logs.filter((l) => l.includes('refused a store'))).toEqual([
+      'bridge: #1 → localhost:44321: refused a store (RESULT, 44 bytes), answered PM_ERR_PERMISSION: stores are not enabled on this bridge (pmdash serve --allow-store)',
+      'bridge: #1 → localhost:44321: refused a store (RESULT, 44 bytes), answered PM_ERR_PERMISSION: stores are not enabled on this bridge (pmdash serve --allow-store)',
+    ]);
+    expect(h.logs.some((l) => /^bridge: disconnect #1 → localhost:44321: client closed .*, 2 stores refused\)$/.test(l))).toBe(true);
+  });
 
-    const open = await start({ allowStore: true });
-    const ws = new WebSocket(open.url(), { origin: open.origin });
-    await new Promise((r) => ws.on('open', r));
-    ws.send(encodeCreds(0));
-    ws.send(store);
-    await new Promise((r) => setTimeout(r, 100));
-    ws.close();
-    expect(open.fake.received.some((p) => p.type === PDU_RESULT)).toBe(true);
+  it('answers a store sent right after CREDS, before anything else has a reply', async () => {
+    const h = await start();
+    const s = await rawSession(h.url(), h.origin, [encodeCreds(0), encodeResult({ timestamp: { sec: 0, nsec: 0 }, sets: STORE_SETS }, false, () => PM_TYPE_U32)], 36);
+    // The hello, then the refusal; the bridge's marker reply after CREDS went nowhere.
+    expect(s.bytes.map((b) => Buffer.from(b).toString('hex')).join('')).toBe('0000001400007000000000000000000002010e44' + '000000100000700000000000ffffcf9d');
+  });
+
+  it('forwards stores when they are enabled', async () => {
+    const h = await start({ allowStore: true });
+    const client = await PduClient.connect(await openNodeWebSocketTransport(h.url(), { origin: h.origin }));
+    await client.store(STORE_SETS, () => PM_TYPE_U32);
+    client.close();
+    expect(h.fake.stores.map((r) => r.sets[0]?.values)).toEqual([[1]]);
+    expect(h.logs.some((l) => l.includes('refused a store'))).toBe(false);
   });
 
   it('requires a plain CREDS first and closes on a malformed PDU', async () => {
@@ -171,10 +207,11 @@ describe('the pmcd bridge', () => {
     ws.send(creds.subarray(0, 7));
     ws.send(new Uint8Array([...creds.subarray(7), ...names.subarray(0, 10)]));
     await new Promise((r) => setTimeout(r, 50));
-    expect(h.fake.received.map((p) => p.type)).toEqual([0x700c]);
+    // CREDS, and the bridge's own marker after it (bridge-replies.ts).
+    expect(h.fake.received.map((p) => p.type)).toEqual([0x700c, PDU_PMNS_CHILD]);
     ws.send(names.subarray(10));
     await new Promise((r) => setTimeout(r, 50));
-    expect(h.fake.received.map((p) => p.type)).toEqual([0x700c, PDU_PMNS_NAMES]);
+    expect(h.fake.received.map((p) => p.type)).toEqual([0x700c, PDU_PMNS_CHILD, PDU_PMNS_NAMES]);
     ws.close();
   });
 

@@ -6,18 +6,24 @@
 // pmcd (or to pmproxy, after the bridge itself runs the relay handshake naming the allowed
 // pmcd). Client → pmcd bytes are reassembled into whole PDUs and each is checked by
 // bridge-policy.ts before it is written, so pmcd never waits on a partial PDU and never sees
-// a store, an oversized PDU or a malformed one. pmcd → client bytes are passed on as they
-// come (the client reassembles). Connections are capped, idle ones closed, every connect,
-// refusal and disconnect logged.
+// a store (unless enabled), an oversized PDU or a malformed one. A refused store is answered
+// by the bridge with the ERROR(PM_ERR_PERMISSION) pmcd itself sends when its access rules
+// deny a store, in the place of the reply stream where pmcd's answer would be
+// (bridge-replies.ts), and the connection carries on. pmcd → client bytes are reassembled
+// too, for that bookkeeping, and passed on unchanged otherwise. Connections are capped, idle
+// ones closed, every connect, refusal, dropped store and disconnect logged.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { DecodeError, isPmError, PM_ERR_TOOBIG } from '../src/pcp-core/errors';
+import { DecodeError, isPmError, pmErrSymbol, PM_ERR_TOOBIG } from '../src/pcp-core/errors';
+import { PDU_SERVER_MAX_BYTES, pduTypeName } from '../src/pcp-core/pdu/constants';
+import type { Pdu } from '../src/pcp-core/pdu/pdu-buffer';
 import { PduReassembler } from '../src/pcp-core/pdu/reassembler';
 import { BRIDGE_TARGETS_PATH, type TargetSpec } from '../src/pcp-core/pdu/target-spec';
 import { pmproxyRelay } from '../src/pcp-core/pdu/pmproxy-relay';
 import type { Transport } from '../src/pcp-core/pdu/transport';
 import { openTcpTransport } from '../src/node/tcp-transport';
+import { ReplyTracker } from './bridge-replies';
 import { ConnectGate } from './connect-gate';
 import { checkClientPdu, checkOrigin, chooseTarget, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_UPSTREAM, makePolicy, type BridgePolicy } from './bridge-policy';
 
@@ -26,7 +32,7 @@ export interface BridgeOptions {
   readonly targets?: readonly string[];
   /** Origins allowed besides the server's own. */
   readonly origins?: readonly string[];
-  /** Forward client-sent store PDUs (off by default). */
+  /** Forward client-sent store PDUs (off by default: answered with PM_ERR_PERMISSION). */
   readonly allowStore?: boolean;
   /** Most simultaneous bridge connections (default 64). */
   readonly maxConnections?: number;
@@ -99,6 +105,9 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
   function runConnection(ws: WebSocket, id: number, target: TargetSpec, name: string): void {
     const started = Date.now();
     const reassembler = new PduReassembler(`client #${id}`, policy.maxPduBytes);
+    const fromPmcd = new PduReassembler(name, PDU_SERVER_MAX_BYTES);
+    const replies = new ReplyTracker();
+    let storesDropped = 0;
     let upstream: Transport | undefined;
     let pendingToPmcd: Uint8Array[] = [];
     let first = true;
@@ -122,7 +131,21 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
       upstream?.close();
       // Close reasons are limited to 123 bytes by the protocol.
       ws.close(code, reason.slice(0, 120));
-      log(`bridge: disconnect #${id} → ${name}: ${reason} (${((Date.now() - started) / 1000).toFixed(1)} s, ${bytesIn} bytes in, ${bytesOut} bytes out)`);
+      log(`bridge: disconnect #${id} → ${name}: ${reason} (${summary()})`);
+    };
+    const summary = (): string => `${((Date.now() - started) / 1000).toFixed(1)} s, ${bytesIn} bytes in, ${bytesOut} bytes out${storesDropped > 0 ? `, ${storesDropped} store${storesDropped === 1 ? '' : 's'} refused` : ''}`;
+    const toClient = (pdus: readonly Uint8Array[]): void => {
+      if (pdus.length === 0) return;
+      // A browser that stops reading must not make the bridge buffer without bound.
+      if (ws.bufferedAmount > maxBufferedBytes) {
+        finish(CLOSE_UPSTREAM, `client is not reading (${ws.bufferedAmount} bytes queued)`);
+        return;
+      }
+      ws.send(pdus.length === 1 ? pdus[0] : Buffer.concat(pdus), { binary: true });
+    };
+    const toPmcd = (bytes: Uint8Array): void => {
+      if (upstream) upstream.send(bytes);
+      else pendingToPmcd.push(bytes);
     };
     const armIdle = (): void => {
       if (idleTimer) clearTimeout(idleTimer);
@@ -163,12 +186,18 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
       for (const pdu of pdus) {
         const verdict = checkClientPdu(pdu, first, policy);
         first = false;
-        if (!verdict.ok) {
+        if (verdict.action === 'close') {
           finish(verdict.code, verdict.reason);
           return;
         }
-        if (upstream) upstream.send(pdu.bytes);
-        else pendingToPmcd.push(pdu.bytes);
+        if (verdict.action === 'answer') {
+          storesDropped++;
+          // The first few are logged one by one; the disconnect line gives the total.
+          if (storesDropped <= 10) log(`bridge: #${id} → ${name}: refused a store (${pduTypeName(pdu.type)}, ${pdu.bytes.length} bytes), answered ${pmErrSymbol(verdict.error) ?? verdict.error}: ${verdict.reason}`);
+          toClient(replies.answered(verdict.error));
+          continue;
+        }
+        for (const bytes of replies.forwarded(pdu)) toPmcd(bytes);
       }
     };
     // Nothing a client sends may take the server down: any failure ends this connection only.
@@ -185,7 +214,7 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
         if (idleTimer) clearTimeout(idleTimer);
         clearInterval(windowTimer);
         upstream?.close();
-        log(`bridge: disconnect #${id} → ${name}: client closed (code ${code}) (${((Date.now() - started) / 1000).toFixed(1)} s, ${bytesIn} bytes in, ${bytesOut} bytes out)`);
+        log(`bridge: disconnect #${id} → ${name}: client closed (code ${code}) (${summary()})`);
       }
       open.delete(ws);
     });
@@ -207,13 +236,26 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
           upstream = t;
           t.onData((chunk) => {
             release();
+            if (closing) return;
             bytesOut += chunk.length;
-            // A browser that stops reading must not make the bridge buffer without bound.
-            if (ws.bufferedAmount > maxBufferedBytes) {
-              finish(CLOSE_UPSTREAM, `client is not reading (${ws.bufferedAmount} bytes queued)`);
+            const whole = fromPmcd.pending === 0;
+            let pdus: Pdu[];
+            try {
+              pdus = fromPmcd.push(chunk);
+            } catch (e) {
+              if (!isPmError(e)) throw e;
+              finish(CLOSE_UPSTREAM, `bad PDU framing from ${name}: ${e instanceof DecodeError ? e.detail : e.message}`);
               return;
             }
-            ws.send(chunk, { binary: true });
+            const out: Uint8Array[] = [];
+            let modified = false;
+            for (const pdu of pdus) {
+              out.push(...replies.fromPmcd(pdu));
+              modified ||= replies.modified;
+            }
+            // The common case, a chunk of whole PDUs passed on untouched, goes out as it came.
+            if (!modified && whole && fromPmcd.pending === 0) toClient([chunk]);
+            else toClient(out);
           });
           t.onClose((error) => {
             release();

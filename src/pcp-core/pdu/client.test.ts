@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PM_ERR_IPC, PM_ERR_NAME, PM_ERR_PERMISSION, PM_ERR_TIMEOUT, PM_ERR_TOOBIG, PmError } from '../errors';
 import type { PmId } from '../types';
 import { PduClient } from './client';
-import { PDU_CREDS, PDU_PMNS_CHILD, PDU_PROFILE } from './constants';
+import { PDU_CREDS, PDU_PMNS_CHILD, PDU_PROFILE, PDU_RESULT } from './constants';
 import { encodeDesc } from './desc-pdu';
 import { encodeError, encodeHello } from './error-pdu';
 import { pduFromBytes } from './pdu-buffer';
@@ -64,6 +64,24 @@ describe('PduClient', () => {
     await expect(p).rejects.toMatchObject({ code: PM_ERR_IPC, context: 'scripted: PROFILE' });
     expect((await n).pmids).toEqual([3]);
     c.close();
+  });
+
+  it('sends a store as a client RESULT and takes ERROR code 0 as success, a negative code as the refusal', async () => {
+    const t = handshaking();
+    const c = await PduClient.connect(t);
+    t.onSend = undefined;
+    const sets = [{ pmid: 7 as PmId, numval: 1, valfmt: 0, inst: Int32Array.of(-1), values: [42] }];
+    const ok = c.store(sets, () => 1);
+    const refused = c.store(sets, () => 1);
+    const sent = pduFromBytes(t.sent[t.sent.length - 1] ?? new Uint8Array(0), 't');
+    expect([sent.type, Buffer.from(sent.bytes).toString('hex')]).toEqual([PDU_RESULT, ['0000002c', '00007001', '00000000', '00000000', '00000000', '00000001', '00000007', '00000001', '00000000', 'ffffffff', '0000002a'].join('')]);
+    t.deliver(new Uint8Array([...encodeError(0), ...encodeError(PM_ERR_PERMISSION)]));
+    await expect(ok).resolves.toBeUndefined();
+    await expect(refused).rejects.toMatchObject({ code: PM_ERR_PERMISSION, context: 'scripted: store (RESULT, 1 value sets)' });
+    // ERROR code 0 answers only a store.
+    const n = c.lookupNames(['a']);
+    t.deliver(encodeError(0));
+    await expect(n).rejects.toThrow(/ERROR with code 0 in reply to PMNS_NAMES a/);
   });
 
   it('fails the connection on a PDU nobody asked for', async () => {

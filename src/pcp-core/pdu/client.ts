@@ -39,7 +39,7 @@ import type { Pdu } from './pdu-buffer';
 import { decodeNameList, decodePmnsIds, encodeNameList, encodePmnsChild, encodePmnsIds, encodePmnsTraverse, type NameList, type PmnsIds } from './pmns-pdu';
 import { encodeProfile, type Profile } from './profile-pdu';
 import { PduReassembler } from './reassembler';
-import { decodeResult, type TypeOf } from './result-pdu';
+import { decodeResult, encodeResult, type TypeOf } from './result-pdu';
 import { decodeText, encodeTextReq } from './text-pdu';
 import type { Transport } from './transport';
 
@@ -227,6 +227,17 @@ export class PduClient {
     );
   }
 
+  /**
+   * A store (§3.17): `sets` go to pmcd as a client-sent RESULT with a zero timestamp, values
+   * encoded as `typeOf` says; pmcd answers ERROR with code 0 when it stored them, else the
+   * reason (PM_ERR_PERMISSION where access rules deny stores, PM_ERR_BADSTORE, …). Only
+   * pmstore-like tools send this; a dashboard never does.
+   */
+  store(sets: Result['sets'], typeOf: TypeOf): Promise<void> {
+    const bytes = encodeResult({ timestamp: { sec: 0, nsec: 0 }, sets }, false, typeOf);
+    return this.request(bytes, PDU_ERROR, `store (RESULT, ${sets.length} value sets)`, () => undefined);
+  }
+
   /** TEXT_REQ → TEXT (§3.15). `type` combines PM_TEXT_ONELINE/HELP with PM_TEXT_PMID/INDOM. */
   text(ident: number, type: number): Promise<string> {
     return this.request(encodeTextReq(ident, type), PDU_TEXT, `TEXT_REQ ${ident}`, (pdu) => decodeText(pdu, this.peer));
@@ -334,7 +345,13 @@ export class PduClient {
         for (const l of this.flagListeners) l(code);
         return;
       }
-      if (code === 0) this.violation(`ERROR with code 0 in reply to ${head.what}`);
+      if (code === 0) {
+        // Success of a store (the one request whose reply is an ERROR PDU).
+        if (head.expect !== PDU_ERROR) this.violation(`ERROR with code 0 in reply to ${head.what}`);
+        this.complete();
+        head.accept(pdu, head.flags);
+        return;
+      }
       if (head.marker && !head.marker.error) {
         head.marker.error = new PmError(code, pmErrStr(code), `${this.peer}: ${head.marker.silent}`);
         return;

@@ -1,10 +1,11 @@
 // An in-memory pmcd for tests of the client, the live context and the bridge: it speaks the
 // protocol of pdu-protocol.md over a Transport pair (or a TCP socket in Node tests), built
 // from the same codecs, over a small table of metrics. Tests steer it: queue state-change
-// flags, refuse a profile, go silent, send a stray PDU, or drop every session ("restart").
+// flags, refuse a profile or stores, go silent, send a stray PDU, or drop every session
+// ("restart"). Stores are recorded.
 // It is deliberately simple: one PMNS level per metric-name component, values from callbacks.
 import { PM_ERR_INDOM, PM_ERR_INST, PM_ERR_IPC, PM_ERR_NAME, PM_ERR_NOAGENT, PM_ERR_NONLEAF, PM_ERR_PMID, PM_ERR_TEXT, PmError } from '../errors';
-import { PM_ID_NULL, PM_INDOM_NULL, PM_IN_NULL, type AtomValue, type Desc, type InDom, type PmId } from '../types';
+import { PM_ID_NULL, PM_INDOM_NULL, PM_IN_NULL, type AtomValue, type Desc, type InDom, type PmId, type Result } from '../types';
 import {
   PDU_CLIENT_MAX_BYTES,
   PDU_CREDS,
@@ -19,6 +20,7 @@ import {
   PDU_PMNS_NAMES,
   PDU_PMNS_TRAVERSE,
   PDU_PROFILE,
+  PDU_RESULT,
   PDU_TEXT_REQ,
   PM_PROFILE_INCLUDE,
   PM_TEXT_HELP,
@@ -32,7 +34,7 @@ import type { Pdu } from './pdu-buffer';
 import { decodeNameList, decodePmnsIds, decodePmnsNodeRequest, encodeNameList, encodePmnsIds } from './pmns-pdu';
 import { decodeProfile, type Profile } from './profile-pdu';
 import { PduReassembler } from './reassembler';
-import { encodeResult } from './result-pdu';
+import { decodeResult, encodeResult } from './result-pdu';
 import { decodeTextReq, encodeText } from './text-pdu';
 import { TransportEvents, type Transport } from './transport';
 
@@ -61,6 +63,8 @@ export interface FakeBehaviour {
   silent: boolean;
   /** Send this PDU instead of the next reply. */
   strayReply?: Uint8Array;
+  /** Answer stores with this error code (else they are accepted: ERROR code 0). */
+  refuseStore?: number;
 }
 
 interface Session {
@@ -75,6 +79,8 @@ export class FakePmcd {
   readonly behaviour: FakeBehaviour;
   /** Every PDU received, oldest first, for assertions. */
   readonly received: Pdu[] = [];
+  /** Every store accepted, oldest first. */
+  readonly stores: Result[] = [];
   private readonly sessions = new Set<Session>();
   private readonly byName = new Map<string, FakeMetric>();
   private readonly byPmid = new Map<PmId, FakeMetric>();
@@ -246,6 +252,13 @@ export class FakePmcd {
       case PDU_FETCH:
       case PDU_HIGHRES_FETCH:
         return this.fetch(session, pdu);
+      case PDU_RESULT: {
+        // A store (§3.17): refused before decoding when access rules say so, as pmcd does.
+        const refuse = this.behaviour.refuseStore;
+        if (refuse !== undefined) return err(refuse);
+        this.stores.push(decodeResult(pdu, peer, (id) => this.byPmid.get(id)?.desc.type));
+        return err(0);
+      }
       default:
         return err(PM_ERR_IPC);
     }
