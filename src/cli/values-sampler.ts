@@ -10,7 +10,7 @@ import { PM_ERR_EOL, isPmError } from '../pcp-core/errors';
 import { pmvalDelta, pmvalRate, pmvalTimeScale } from '../pcp-core/rate';
 import { timestampToReal } from '../pcp-core/time/timestamp';
 import type { AtomValue, Desc, PmId, Result, Timestamp } from '../pcp-core/types';
-import { PM_SEM_COUNTER, isNumericType } from '../pcp-core/types';
+import { PM_SEM_COUNTER, isNumericType, sameEpoch } from '../pcp-core/types';
 import { toDouble } from '../pcp-core/values';
 
 export interface SampledMetric {
@@ -67,6 +67,9 @@ export async function* sampleValues(ctx: Context, metrics: readonly SampledMetri
       throw e;
     }
     if (timestampToReal(result.timestamp) > finish) return;
+    // A live context that reconnected since the previous sample: no rate across the two
+    // connections (Result.epoch), as pmval, whose fetch fails first, never makes one.
+    if (prev && !sameEpoch(prev, result)) prev = undefined;
     const values = metrics.map((m, j) => {
       const set = result.sets[j];
       const out: [number, SampleValue][] = [];

@@ -227,6 +227,18 @@ export interface ValueSet {
 export interface Result {
   readonly timestamp: Timestamp;
   readonly sets: readonly ValueSet[];
+  /**
+   * Live contexts only: which connection to pmcd answered (1 for the first, one more per
+   * reconnect). Two results of different epochs must not make a rate or a delta: pmcd and
+   * its PMDAs may have restarted in between, and their counters with them
+   * (pdu-protocol.md §5.2). Undefined for archives.
+   */
+  readonly epoch?: number;
+}
+
+/** Whether `prev` may be the earlier end of a rate or delta ending at `cur` (see Result.epoch). */
+export function sameEpoch(prev: Result, cur: Result): boolean {
+  return prev.epoch === cur.epoch;
 }
 
 /** An empty value set: the metric was fetched but has no values (or has an error code). */

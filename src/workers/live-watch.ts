@@ -21,6 +21,8 @@ export class LiveWatch {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
   private set: ColumnSet | undefined;
+  /** The epoch of the last live result (Result.epoch). */
+  private epoch: number | undefined;
 
   constructor(
     private readonly ctx: Context,
@@ -49,6 +51,9 @@ export class LiveWatch {
         const set = this.set;
         set.allocate(1);
         const result = await this.ctx.fetch(set.pmids);
+        // The source reconnected since the last frame (Result.epoch): no rate across it.
+        if (result.epoch !== this.epoch) set.restart();
+        this.epoch = result.epoch;
         set.apply(result, 0);
         const t = timestampToMs(result.timestamp);
         if (!this.stopped) this.emit({ kind: 'frame', block: { t0Ms: t, t1Ms: t, stepMs: this.spec.intervalMs, timestamps: Float64Array.of(t), plots: set.plots, columns: set.columns() } });

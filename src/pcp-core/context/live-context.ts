@@ -5,8 +5,12 @@
 // and the instance profile (re-sent on the new connection before its first fetch, as libpcp
 // marks its profile "not sent"; pdu-protocol.md §5.2). When the connection drops it retries
 // with back-off and reports its state through `on('connection', …)`; calls made while it is
-// down fail at once with the reason. pmcd's state-change flags (§5.1) drop the caches they
-// may have made stale and are reported through `on('state-change', …)`.
+// down fail at once with the reason. Every result carries the connection's epoch (1, then one
+// more per reconnect, Result.epoch) so that rates never pair values from two connections:
+// libpcp tools never see that case, because their fetch fails before they reconnect. pmcd's
+// state-change flags (§5.1) drop the caches they may have made stale and are reported
+// through `on('state-change', …)`; libpcp keeps no such caches, so between a change and the
+// fetch that reports it, cached answers may be stale.
 import { PmError, PM_ERR_IPC, PM_ERR_MODE, PM_ERR_TOOSMALL, isPmError, pmErrStr } from '../errors';
 import { PM_ID_NULL, PM_IN_NULL, type Desc, type InDom, type InstanceList, type PmId, type Result } from '../types';
 import type { PduClient } from '../pdu/client';
@@ -46,6 +50,8 @@ export class LiveContext implements Context {
   private profileSent = -1;
   /** The client the profile bookkeeping refers to. */
   private attached: PduClient | undefined;
+  /** Connections attached so far: the epoch of results from the current one. */
+  private connections = 0;
   private readonly target: string;
 
   private constructor(options: LiveContextOptions) {
@@ -57,6 +63,7 @@ export class LiveContext implements Context {
         // A new pmcd connection holds no profile (§5.2).
         this.attached = client;
         this.profileSent = -1;
+        this.connections++;
       },
       (flags) => this.stateChanged(flags),
     );
@@ -86,6 +93,11 @@ export class LiveContext implements Context {
   /** The hello's feature word on the current connection (0 while down). */
   get features(): number {
     return this.connection.features;
+  }
+
+  /** The current connection's epoch: 1 after open, one more after each reconnect. */
+  get epoch(): number {
+    return this.connections;
   }
 
   /** Subscribes to 'connection' or 'state-change' events; returns the unsubscribe function. */
@@ -312,6 +324,7 @@ export class LiveContext implements Context {
       if (d) types.set(id, d.type);
     }
     const client = this.ready();
+    const epoch = this.connections;
     // Profile and fetch go out back to back; the profile's confirmation arrives first.
     const profile = this.sendProfile(client);
     const reply = client.fetch(ids, (id) => types.get(id));
@@ -325,7 +338,8 @@ export class LiveContext implements Context {
         throw e;
       }
     }
-    return (await reply).result;
+    const { result } = await reply;
+    return { timestamp: result.timestamp, sets: result.sets, epoch };
   }
 
   /** Ends the context: no more reconnects, every call afterwards fails with PM_ERR_NOCONTEXT. */

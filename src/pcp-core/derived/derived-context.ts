@@ -64,6 +64,8 @@ export class DerivedContext implements Context {
   private lastContextPmid: number | undefined;
   private mode: ReplayMode | undefined;
   private deltaNs = 0n;
+  /** The epoch of the last inner result evaluated (Result.epoch; live contexts only). */
+  private epoch: number | undefined;
 
   constructor(
     readonly inner: Context,
@@ -378,6 +380,12 @@ export class DerivedContext implements Context {
     }
     // Only constants: libpcp still fetches (the derived PMIDs themselves) to move on.
     const result = await this.inner.fetch(request.length > 0 ? request : ids);
+    // A new connection to pmcd (Result.epoch): libpcp's pmReconnectContext re-binds every
+    // derived metric (context.c), so delta(), rate() and instance filters start afresh.
+    if (result.epoch !== this.epoch) {
+      this.epoch = result.epoch;
+      for (const e of this.entries) if (e.binding?.ok) e.binding.state.slots.fill(undefined);
+    }
     const sets = new Map<number, ValueSet>();
     for (const s of result.sets) sets.set(s.pmid, s);
     const valueSet = (id: PmId): ValueSet | undefined => sets.get(id);
@@ -396,6 +404,7 @@ export class DerivedContext implements Context {
     }
     return {
       timestamp: result.timestamp,
+      epoch: result.epoch,
       sets: ids.map((id, i) => {
         const o = outcomes.get(i);
         if (o !== undefined) {

@@ -89,6 +89,7 @@ interface SortedSet {
 interface SortedResult {
   readonly timestamp: Timestamp;
   readonly sets: Map<number, SortedSet>;
+  readonly epoch?: number;
 }
 
 interface InDomCache {
@@ -121,7 +122,7 @@ function sortResult(r: Result): SortedResult {
     const order = Array.from(s.inst, (_, i) => i).sort((a, b) => (s.inst[a]) - (s.inst[b]));
     sets.set(s.pmid, { numval: s.numval, inst: Int32Array.from(order, (i) => s.inst[i]), values: order.map((i) => s.values[i]) });
   }
-  return { timestamp: r.timestamp, sets };
+  return { timestamp: r.timestamp, sets, epoch: r.epoch };
 }
 
 export interface FetchGroupOptions {
@@ -278,6 +279,9 @@ export class FetchGroup {
     let result: SortedResult;
     try {
       result = sortResult(await this.ctx.fetch(this.pmids));
+      // Never a rate across a reconnect (Result.epoch): unlike libpcp's fetchgroup, which
+      // keeps the pre-drop result; docs/deviations.md, "Live contexts: rates across a reconnect".
+      if (this.prev && this.prev.epoch !== result.epoch) this.prev = undefined;
     } catch (e) {
       if (!isPmError(e)) throw e;
       sts = e.code;
