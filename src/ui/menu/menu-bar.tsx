@@ -49,6 +49,9 @@ function Menu({ label, testId, children }: MenuProps) {
           e.stopPropagation();
           close();
         }
+        // Space and arrows are the time bar's shortcuts page-wide; on a menu button they must
+        // do what they do on any button (activate, move), not play the archive.
+        if (e.key === ' ' || e.key.startsWith('Arrow') || e.key === 'Home' || e.key === 'End') e.stopPropagation();
       }}
     >
       <button ref={button} type="button" aria-haspopup="menu" aria-expanded={open} data-testid={testId} onClick={() => setOpen(!open)}>
