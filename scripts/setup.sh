@@ -3,7 +3,8 @@
 #   - Debian's chromium (Playwright drives /usr/bin/chromium; no browser is downloaded);
 #   - Performance Co-Pilot: pcp, pcp-testsuite (the QA archives) and python3-pcp (the oracle);
 #   - pmcd on localhost:44321, and pmproxy on localhost:44322 (its PCP relay);
-#   - pcp-gui and xvfb, so benchmarks can time pmchart -o headless.
+#   - pcp-gui and xvfb, so benchmarks can time pmchart -o headless, and view files are checked
+#     by pmchart's own parser (`pmchart -C`, headless through Qt's offscreen platform);
 # Idempotent: a second run only checks. Needs root (or sudo) for the first run.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -80,4 +81,5 @@ fi
 [ -x /usr/bin/chromium ] || { echo "setup: /usr/bin/chromium is missing after install" >&2; exit 1; }
 /usr/bin/python3 -c 'from pcp import pmapi' || { echo "setup: python3-pcp is not importable by /usr/bin/python3" >&2; exit 1; }
 [ -d /var/lib/pcp/testsuite/archives ] || { echo "setup: PCP QA archives are missing" >&2; exit 1; }
+[ -x /usr/bin/pmchart ] && [ -d /var/lib/pcp/config/pmchart ] || { echo "setup: pmchart or its installed views (pcp-gui) are missing" >&2; exit 1; }
 echo "setup: chromium $(/usr/bin/chromium --version 2>/dev/null | awk '{print $2}'), pmcd $(pminfo -h localhost -f pmcd.version | awk '/value/{print $2}' | tr -d '"') on localhost:44321, pmproxy on localhost:44322"
