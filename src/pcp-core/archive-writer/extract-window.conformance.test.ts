@@ -7,7 +7,7 @@
 //  - pmdumplog -a (records, descriptors, instance domains, index times) and pmdumplog -e
 //    (labels) print the same as for `pmlogextract -V 3 -S … -T …` of the same window, except
 //    the label's PID (pmlogextract writes its own) and .meta offsets in the index (we write
-//    a help text record only where it says more than the one-line text, see README).
+//    a help text record only where it says more than the one-line text; docs/deviations.md).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -8,8 +8,11 @@
 // each later change the source records inside the window; label sets likewise (context labels
 // from the first record, metric, domain, cluster, indom and instance labels from the metric's
 // first use), re-written when the set in force changes. The label keeps the source's host,
-// zones and PID; its start is the first record copied. Data path: ArchiveSet (archive/) →
-// ArchiveWriter → three byte arrays the UI downloads and PCP's own tools read.
+// zones and PID; its start is the first record copied. Help text: the reader answers lookups
+// only (help falls back to the one-line text), so a help record is written where it differs
+// from the one-line text (docs/deviations.md "Exporting an archive window"). Data path:
+// ArchiveSet (archive/) → ArchiveWriter → three byte arrays the UI downloads and PCP's own
+// tools read.
 import { PM_ERR_EOL, PM_ERR_LOGOVERLAP, PmError } from '../errors';
 import { PM_LABEL_CLUSTER, PM_LABEL_CONTEXT, PM_LABEL_DOMAIN, PM_LABEL_INDOM, PM_LABEL_INSTANCES, PM_LABEL_ITEM, PM_MODE_FORW } from '../context/context';
 import { PM_INDOM_NULL, pmidDomain, pmid as makePmid, pmidCluster, type InDom, type PmId, type Timestamp } from '../types';
