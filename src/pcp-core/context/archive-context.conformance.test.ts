@@ -112,7 +112,7 @@ function delta(seconds: number): readonly [number, number] {
 function scripts(s: Survey, opts: { records: number; big?: boolean; libpcpCorruptsMidBackwards?: boolean }): [string, ReplayStep[]][] {
   const span = (s.end.sec - s.start.sec) + (s.end.nsec - s.start.nsec) / 1e9;
   const few = (interval: number): number => Math.min(opts.big ? 60 : 250, Math.ceil(span / interval) + 3);
-  const interp = (origin: readonly [number, number], d: number): ReplayStep => ({ setMode: { mode: 'interp', origin, delta: delta(d) } });
+  const interp = (origin: readonly [number, number] | null, d: number): ReplayStep => ({ setMode: { mode: 'interp', origin, delta: delta(d) } });
   const out: [string, ReplayStep[]][] = [
     ['INTERP 7.3 s from 3.2 s before the start', [interp(at(s.start, -3.2), 7.3), { fetch: few(7.3) }]],
     ['INTERP 0.35 s from 0.0005 s before the start, then past the end', [interp(at(s.start, -0.0005), 0.35), { fetch: 40 }, interp(at(s.end, -1), 0.35), { fetch: 8 }]],
