@@ -198,6 +198,65 @@ describe('the pmcd bridge', () => {
     expect((await rawSession(h.url(), h.origin, [encodeCreds(0), bad])).reason).toMatch(/^malformed PMNS_NAMES: /);
   });
 
+  it('allows only read requests after CREDS: a second CREDS, ATTR, unknown types and text messages close the connection', async () => {
+    const h = await start();
+    const pduOf = (type: number, body: number[] = []): Uint8Array => {
+      const b = new Uint8Array(12 + 4 * body.length);
+      const v = new DataView(b.buffer);
+      v.setInt32(0, b.length);
+      v.setInt32(4, type);
+      body.forEach((w, i) => v.setInt32(12 + 4 * i, w));
+      return b;
+    };
+    expect((await rawSession(h.url(), h.origin, [encodeCreds(0), encodeCreds(0)])).reason).toBe('CREDS PDUs are not allowed by this bridge');
+    expect((await rawSession(h.url(), h.origin, [encodeCreds(0), pduOf(0x7011, [15, 0x41414141])])).reason).toBe('ATTR PDUs are not allowed by this bridge');
+    expect((await rawSession(h.url(), h.origin, [encodeCreds(0), pduOf(0x700a, [0])])).reason).toBe('CONTROL_REQ PDUs are not allowed by this bridge');
+    expect((await rawSession(h.url(), h.origin, [encodeCreds(0), pduOf(0x7099)])).reason).toBe('TYPE-0x7099 PDUs are not allowed by this bridge');
+    const text = await new Promise<{ code: number; reason: string }>((resolve) => {
+      const ws = new WebSocket(h.url(), { origin: h.origin });
+      ws.on('open', () => ws.send('hello'));
+      ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+    });
+    expect(text).toEqual({ code: 1008, reason: 'text messages are not accepted; send PDU bytes as binary messages' });
+    expect(h.fake.received.filter((p) => p.type !== 0x700c && p.type !== PDU_PMNS_CHILD)).toEqual([]);
+    expect(h.logs.filter((l) => l.startsWith('bridge: disconnect')).length).toBe(5);
+  });
+
+  it('enforces 12 ≤ len ≤ 65536: a short length closes the connection, a 65536-byte PDU goes through', async () => {
+    const h = await start();
+    const short = new Uint8Array(12);
+    new DataView(short.buffer).setInt32(0, 11);
+    const s = await rawSession(h.url(), h.origin, [encodeCreds(0), short]);
+    expect([s.code, s.reason]).toEqual([1008, 'bad PDU framing: PDU length 11 is below the 12-byte header']);
+    // PMNS_NAMES of one name: header, name count, byte count and the name's length word (28
+    // bytes), then the name padded to 4.
+    const full = encodeNameList(['n'.repeat(65536 - 28)]);
+    expect(full.length).toBe(65536);
+    const ws = new WebSocket(h.url(), { origin: h.origin });
+    await new Promise((r) => ws.on('open', r));
+    ws.send(encodeCreds(0));
+    ws.send(full);
+    await new Promise((r) => setTimeout(r, 100));
+    ws.close();
+    expect(h.fake.received.filter((p) => p.type === PDU_PMNS_NAMES).map((p) => p.bytes.length)).toEqual([65536]);
+  });
+
+  it('caps the request rate: PDUs past the budget wait for the next second, in order, and none is lost', async () => {
+    const h = await start({ maxPdusPerSecond: 10 });
+    const ws = new WebSocket(h.url(), { origin: h.origin });
+    await new Promise((r) => ws.on('open', r));
+    const names = Array.from({ length: 24 }, (_, i) => encodeNameList([`m${i}`]));
+    // One message: CREDS and 24 requests, 25 PDUs against a budget of 10 per second.
+    ws.send(new Uint8Array(Buffer.concat([encodeCreds(0), ...names])));
+    const forwarded = (): string[] => h.fake.received.filter((p) => p.type === PDU_PMNS_NAMES).map((p) => Buffer.from(p.bytes).toString('hex'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(forwarded().length).toBe(9);
+    for (let i = 0; i < 50 && forwarded().length < 24; i++) await new Promise((r) => setTimeout(r, 100));
+    ws.close();
+    expect(forwarded()).toEqual(names.map((n) => Buffer.from(n).toString('hex')));
+    expect(h.logs.some((l) => l === 'bridge: #1 → localhost:44321: over 10 PDUs per second, slowed down')).toBe(true);
+  });
+
   it('forwards only whole PDUs, however the client splits them', async () => {
     const h = await start();
     const ws = new WebSocket(h.url(), { origin: h.origin });

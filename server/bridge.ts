@@ -25,7 +25,7 @@ import type { Transport } from '../src/pcp-core/pdu/transport';
 import { openTcpTransport } from '../src/node/tcp-transport';
 import { ReplyTracker } from './bridge-replies';
 import { ConnectGate } from './connect-gate';
-import { checkClientPdu, checkOrigin, chooseTarget, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_UPSTREAM, makePolicy, type BridgePolicy } from './bridge-policy';
+import { checkClientPdu, checkOrigin, chooseTarget, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_UPSTREAM, makePolicy, type BridgePolicy, type PduVerdict } from './bridge-policy';
 
 export interface BridgeOptions {
   /** Allowed targets, `HOST[:PORT][@PROXY[:PORT]]`; the first is the default. */
@@ -115,12 +115,16 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
     let bytesOut = 0;
     let closing = false;
     let idleTimer: ReturnType<typeof setTimeout> | undefined;
-    let pdusThisWindow = 0;
-    let windowStart = Date.now();
-    let throttled = false;
+    // Rate cap: each one-second window lets `maxPdusPerSecond` client PDUs through; the rest
+    // wait here, in order, and the socket is not read while any wait (the client is slowed
+    // down, not cut off). At most one message's worth (maxPayload) is ever held.
+    const held: Array<{ readonly pdu: Pdu; readonly verdict: PduVerdict }> = [];
+    let budget = maxPdusPerSecond;
+    let paused = false;
+    let throttleLogged = false;
     const windowTimer = setInterval(() => {
-      windowStart = Date.now();
-      if (!throttled) pdusThisWindow = 0;
+      budget = maxPdusPerSecond;
+      pump();
     }, 1000);
 
     const finish = (code: number, reason: string): void => {
@@ -171,18 +175,8 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
         finish(big ? CLOSE_TOO_BIG : CLOSE_POLICY, `${big ? 'PDU too large' : 'bad PDU framing'}: ${e instanceof DecodeError ? e.detail : e.message}`);
         return;
       }
-      // Rate cap: past the budget of this one-second window, stop reading the socket until
-      // the next window (the client is slowed down, not cut off).
-      pdusThisWindow += pdus.length;
-      if (pdusThisWindow > maxPdusPerSecond && !throttled) {
-        throttled = true;
-        ws.pause();
-        setTimeout(() => {
-          throttled = false;
-          pdusThisWindow = 0;
-          if (!closing) ws.resume();
-        }, Math.max(0, windowStart + 1000 - Date.now()));
-      }
+      // Every PDU is judged on arrival (a bad one ends the connection at once); the good
+      // ones go on in order, as the rate cap allows.
       for (const pdu of pdus) {
         const verdict = checkClientPdu(pdu, first, policy);
         first = false;
@@ -190,15 +184,37 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
           finish(verdict.code, verdict.reason);
           return;
         }
-        if (verdict.action === 'answer') {
-          storesDropped++;
-          // The first few are logged one by one; the disconnect line gives the total.
-          if (storesDropped <= 10) log(`bridge: #${id} → ${name}: refused a store (${pduTypeName(pdu.type)}, ${pdu.bytes.length} bytes), answered ${pmErrSymbol(verdict.error) ?? verdict.error}: ${verdict.reason}`);
-          toClient(replies.answered(verdict.error));
-          continue;
-        }
-        for (const bytes of replies.forwarded(pdu)) toPmcd(bytes);
+        held.push({ pdu, verdict });
       }
+      pump();
+    };
+    /** Forwards (or answers) held PDUs while this window's budget lasts. */
+    const pump = (): void => {
+      let next;
+      while (!closing && budget > 0 && (next = held.shift()) !== undefined) {
+        budget--;
+        handle(next.pdu, next.verdict);
+      }
+      if (closing) return;
+      if (held.length > 0 && !paused) {
+        paused = true;
+        ws.pause();
+        if (!throttleLogged) log(`bridge: #${id} → ${name}: over ${maxPdusPerSecond} PDUs per second, slowed down`);
+        throttleLogged = true;
+      } else if (held.length === 0 && paused) {
+        paused = false;
+        ws.resume();
+      }
+    };
+    const handle = (pdu: Pdu, verdict: PduVerdict): void => {
+      if (verdict.action === 'answer') {
+        storesDropped++;
+        // The first few are logged one by one; the disconnect line gives the total.
+        if (storesDropped <= 10) log(`bridge: #${id} → ${name}: refused a store (${pduTypeName(pdu.type)}, ${pdu.bytes.length} bytes), answered ${pmErrSymbol(verdict.error) ?? verdict.error}: ${verdict.reason}`);
+        toClient(replies.answered(verdict.error));
+        return;
+      }
+      for (const bytes of replies.forwarded(pdu)) toPmcd(bytes);
     };
     // Nothing a client sends may take the server down: any failure ends this connection only.
     ws.on('message', (data: RawData, isBinary: boolean) => {
