@@ -2,7 +2,7 @@
 // charts; their values equal pmval's (libpcp) at the same time and interval; a corrupt archive
 // shows its error while the good one keeps working.
 import { expect, test } from '@playwright/test';
-import { BAD, chart, dropFiles, legendNumber, openApp, pmvalAt, QA, setIntervalSec, setPosition, source } from './dash';
+import { BAD, chart, dropFiles, legendNumber, openApp, pmvalAt, position, QA, setIntervalSec, setPosition, source } from './dash';
 
 const ARCH = `${QA}/20180416.10.00`;
 const ARCH_FILES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${ARCH}.${s}`);
@@ -36,6 +36,43 @@ test.describe('dropped archives', () => {
     await expect.poll(() => legendNumber(iops, 'Reads'), { timeout: 30_000 }).toBeCloseTo(reads, 4);
     expect(await legendNumber(iops, 'Writes')).toBeCloseTo(writes, 4);
     await expect.poll(() => legendNumber(load, '1 min')).toBeCloseTo(load1, 4);
+  });
+
+  test('hovering a chart shows pmval\'s values at the sample under the pointer, with a crosshair in every chart', async ({ page }) => {
+    await openApp(page, '?empty');
+    await dropFiles(page, ARCH_FILES);
+    await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    await setIntervalSec(page, 10);
+    // 2400 s after the label start; the window ends at the position.
+    await setPosition(page, '2018-04-16 10:41:25.325');
+    const iops = chart(page, /IOPS over all Disks/);
+    await expect.poll(() => legendNumber(iops, 'Reads'), { timeout: 30_000 }).not.toBeNaN();
+    const pos = await position(page);
+    const body = iops.getByTestId('chart-body');
+    const box = await body.boundingBox();
+    if (!box) throw new Error('no chart body');
+    await page.mouse.move(box.x + box.width * 0.8, box.y + box.height / 2);
+    const tip = iops.getByTestId('chart-tooltip');
+    await expect(tip).toBeVisible();
+    // Every chart of the tab draws the crosshair at the same time; only this one a tooltip.
+    const t = Number(await tip.getAttribute('data-time'));
+    const charts = await page.getByTestId('chart').count();
+    await expect(page.locator(`[data-testid="crosshair"][data-time="${t}"]`)).toHaveCount(charts);
+    await expect(page.getByTestId('chart-tooltip')).toHaveCount(1);
+    // The tooltip snaps to a sample on the interval grid through the position.
+    const k = Math.round((t - pos) / 10_000);
+    expect(Math.abs(t - (pos + k * 10_000))).toBeLessThan(1);
+    expect(k).toBeLessThan(0);
+    const offset = 2400 + 10 * k;
+    expect(offset).toBeGreaterThan(0);
+    const row = (label: string) => tip.locator(`[data-testid="tooltip-row"][data-series="${label}"]`);
+    expect(Number(await row('Reads').getAttribute('data-value'))).toBeCloseTo(pmvalAt(ARCH, 'disk.all.read', offset, 10), 4);
+    expect(Number(await row('Writes').getAttribute('data-value'))).toBeCloseTo(pmvalAt(ARCH, 'disk.all.write', offset, 10), 4);
+    // The legend follows the hovered time too.
+    expect(await legendNumber(iops, 'Reads')).toBeCloseTo(pmvalAt(ARCH, 'disk.all.read', offset, 10), 4);
+    await page.mouse.move(box.x + box.width / 2, box.y - 40);
+    await expect(page.getByTestId('chart-tooltip')).toHaveCount(0);
+    await expect(page.getByTestId('crosshair')).toHaveCount(0);
   });
 
   test('a corrupt archive shows its error while another archive keeps working', async ({ page }) => {

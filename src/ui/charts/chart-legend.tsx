@@ -1,6 +1,7 @@
 // A chart's legend: one entry per series with its colour, label and value at the hovered
 // time (or, when the pointer is elsewhere, at the current position). Click hides or shows a
-// series, double-click isolates it (pmchart's checkable legend buttons, plus isolate).
+// series; double-click, or shift/alt-click, isolates it (pmchart's checkable legend buttons,
+// plus isolate); isolating the series already alone shows everything again.
 import { useHover } from '../store';
 import { dash } from '../store';
 import { formatValue } from './unit-scale';
@@ -27,9 +28,11 @@ export function ChartLegend({ chartId, series, positionMs, units, percent }: Pro
           <li key={s.key} className={s.hidden ? 'legend-item hidden' : 'legend-item'} data-testid="legend-item" data-label={s.label}>
             <button
               type="button"
-              title="Click: hide/show · Double-click: show only this"
+              title="Click: hide/show · Double-click or shift-click: show only this"
+              aria-pressed={!s.hidden}
               onClick={(e) => {
-                if (e.detail === 1) dash().toggledSeries(chartId, s.key);
+                if (e.shiftKey || e.altKey) dash().isolatedSeries(chartId, s.key, keys);
+                else if (e.detail === 1) dash().toggledSeries(chartId, s.key);
               }}
               onDoubleClick={() => dash().isolatedSeries(chartId, s.key, keys)}
             >

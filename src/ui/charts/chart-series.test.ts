@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { SeriesBlock } from '../../workers/engine-types';
 import type { ChartSpec } from '../state/model';
 import { seriesKey } from '../state/model';
-import { chartData, expandLegend, valueAt } from './chart-series';
+import { chartData, expandLegend, hasValueIn, nearestIndex, valueAt } from './chart-series';
 import { CYCLE } from './palette';
 
 const NONE = { dimSpace: 0, dimTime: 0, dimCount: 0, scaleSpace: 0, scaleTime: 0, scaleCount: 0 };
@@ -80,5 +80,25 @@ describe('legend helpers', () => {
     expect(valueAt(s, 1600)).toBe(3);
     expect(valueAt(s, -600)).toBeNaN();
     expect(valueAt(s, 2600)).toBeNaN();
+  });
+});
+
+describe('nearestIndex and hasValueIn', () => {
+  const times = Float64Array.from([0, 1000, 2000, 3000]);
+  it('finds the nearest sample, the earlier one on a tie, -1 when there is none', () => {
+    expect(nearestIndex(times, -500)).toBe(0);
+    expect(nearestIndex(times, 1400)).toBe(1);
+    expect(nearestIndex(times, 1500)).toBe(1);
+    expect(nearestIndex(times, 1501)).toBe(2);
+    expect(nearestIndex(times, 9000)).toBe(3);
+    expect(nearestIndex(new Float64Array(0), 0)).toBe(-1);
+  });
+
+  it('tells whether any value lies in a closed window', () => {
+    const s = { times, values: Float64Array.from([NaN, 5, NaN, NaN]) };
+    expect(hasValueIn(s, 500, 1000)).toBe(true);
+    expect(hasValueIn(s, 1001, 3000)).toBe(false);
+    expect(hasValueIn(s, -100, 900)).toBe(false);
+    expect(hasValueIn({ times: new Float64Array(0), values: new Float64Array(0) }, 0, 1)).toBe(false);
   });
 });

@@ -120,24 +120,41 @@ function utilization(series: DisplaySeries[]): DisplaySeries[] {
   });
 }
 
+/** Index of the sample nearest a time (the earlier one on a tie); -1 when there are none. */
+export function nearestIndex(times: Float64Array, ms: number): number {
+  const n = times.length;
+  if (n === 0) return -1;
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((times[mid] ?? Infinity) < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  // lo is the first sample at or after ms; the one before may be nearer.
+  return lo > 0 && Math.abs((times[lo - 1] ?? Infinity) - ms) <= Math.abs((times[lo] ?? Infinity) - ms) ? lo - 1 : lo;
+}
+
 /**
  * The value of a series at the sample nearest a time (as the tooltip snaps); NaN when the
  * nearest sample is more than half a step away (outside the data) or has no value.
  */
 export function valueAt(s: Pick<DisplaySeries, 'times' | 'values'>, ms: number): number {
   const t = s.times;
+  const i = nearestIndex(t, ms);
+  if (i < 0) return NaN;
   const n = t.length;
-  if (n === 0) return NaN;
-  let lo = 0;
-  let hi = n - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((t[mid] ?? Infinity) < ms) lo = mid + 1;
-    else hi = mid;
-  }
-  // lo is the first sample at or after ms; the one before may be nearer.
-  const i = lo > 0 && Math.abs((t[lo - 1] ?? Infinity) - ms) <= Math.abs((t[lo] ?? Infinity) - ms) ? lo - 1 : lo;
   const step = n > 1 ? (t[1] ?? 0) - (t[0] ?? 0) : Infinity;
   if (Math.abs((t[i] ?? Infinity) - ms) > step * 0.51) return NaN;
   return s.values[i] ?? NaN;
+}
+
+/** Whether a series has any value in [t0, t1]. */
+export function hasValueIn(s: Pick<DisplaySeries, 'times' | 'values'>, t0: number, t1: number): boolean {
+  const t = s.times;
+  let i = nearestIndex(t, t0);
+  if (i < 0) return false;
+  if ((t[i] ?? Infinity) < t0) i++;
+  for (; i < t.length && (t[i] ?? Infinity) <= t1; i++) if (!Number.isNaN(s.values[i] ?? NaN)) return true;
+  return false;
 }

@@ -1,20 +1,22 @@
-// One chart on screen: title bar, the ECharts canvas, drag-to-zoom, "no data" and error
-// states, and the legend. Data comes from the series cache (use-chart-series.ts); full
-// options are rebuilt only when data, style or zone change, while playing only the window
-// moves (ChartCanvas.setWindow), which keeps frame times low with many charts.
-import { useEffect, useMemo, useRef, useState } from 'react';
+// One chart on screen: title bar, the plot (plot-surface.ts: a sliding ECharts strip with a
+// DOM y axis), the shared crosshair and the tooltip (chart-hover.tsx), drag-to-zoom, "no
+// data" and error states, and the legend. Data comes from the series cache
+// (use-chart-series.ts). Content changes redraw the strip through the frame loop; moving the
+// window only slides it, which keeps frame times low with many charts while playing.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { dash, setHover, useDash, useDashShallow } from '../store';
 import type { ChartSpec } from '../state/model';
 import type { DisplayZone } from '../time/zone';
-import { shiftMs } from '../time/zone';
 import { describeError } from '../engine-client';
 import { ChartLegend } from './chart-legend';
-import { buildOption } from './chart-option';
-import { chartData } from './chart-series';
-import { ChartCanvas } from './echarts';
+import { chartData, hasValueIn, nearestIndex } from './chart-series';
+import { ChartTooltip, Crosshair } from './chart-hover';
+import { PlotSurface } from './plot-surface';
 import { isLiveChart, useChartSeries, type ChartWindow } from './use-chart-series';
 import { liveHub } from '../series/live-hub';
 import { chartColors, useTheme } from '../theme/theme';
+import type { SeriesBlock } from '../../workers/engine-types';
+import './charts.css';
 
 interface Props {
   readonly chart: ChartSpec;
@@ -24,11 +26,20 @@ interface Props {
   readonly current: boolean;
 }
 
-function unshift(x: number, zone: DisplayZone): number {
-  return x - zone.offsetMinutes(x) * 60_000;
+/** The time range the blocks cover (epoch ms); NaN when there are none. */
+function blocksRange(blocks: ReadonlyMap<string, SeriesBlock>): { t0Ms: number; t1Ms: number } {
+  let t0 = Infinity;
+  let t1 = -Infinity;
+  for (const b of blocks.values()) {
+    const n = b.timestamps.length;
+    if (n === 0) continue;
+    t0 = Math.min(t0, b.timestamps[0] ?? Infinity);
+    t1 = Math.max(t1, b.timestamps[n - 1] ?? -Infinity);
+  }
+  return t0 <= t1 ? { t0Ms: t0, t1Ms: t1 } : { t0Ms: NaN, t1Ms: NaN };
 }
 
-export function ChartView({ chart, tabId, win: archiveWin, zone, current }: Props) {
+export function ChartView({ chart, win: archiveWin, zone, current }: Props) {
   const sources = useDash((s) => s.sources);
   const live = useDashShallow((s) => ({ intervalMs: s.liveIntervalMs, historyMs: s.liveHistoryMs, paused: s.livePaused }));
   const isLive = isLiveChart(chart, sources);
@@ -38,42 +49,37 @@ export function ChartView({ chart, tabId, win: archiveWin, zone, current }: Prop
   const win = isLive ? { ...archiveWin, t0Ms: liveEnd - live.historyMs, t1Ms: liveEnd } : archiveWin;
   const hosts = useMemo(() => new Map(sources.map((s) => [s.id, s.summary?.hostname ?? ''])), [sources]);
   const data = useMemo(() => chartData(chart, blocks, hosts), [chart, blocks, hosts]);
+  const range = useMemo(() => blocksRange(blocks), [blocks]);
   const el = useRef<HTMLDivElement>(null);
-  const canvas = useRef<ChartCanvas | null>(null);
-  const winRef = useRef(win);
-  useEffect(() => {
-    winRef.current = win;
-  });
+  const [surface, setSurface] = useState<PlotSurface | null>(null);
   const [drag, setDrag] = useState<{ x0: number; x1: number } | null>(null);
+  const theme = useTheme();
+  const colors = chartColors(theme);
 
   useEffect(() => {
     if (!el.current) return;
-    const c = new ChartCanvas(el.current, tabId);
-    canvas.current = c;
-    c.onPointer((x) => setHover(x === undefined ? { timeMs: undefined, chartId: undefined } : { timeMs: unshift(x, zone), chartId: chart.id }));
-    const ro = new ResizeObserver(() => c.resize());
+    const s = new PlotSurface(el.current);
+    setSurface(s);
+    const ro = new ResizeObserver(() => s.resize());
     ro.observe(el.current);
     return () => {
       ro.disconnect();
-      c.dispose();
-      canvas.current = null;
+      s.dispose();
+      setSurface(null);
     };
-    // The canvas lives as long as the chart; zone changes rebuild options below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [tabId, chart.id]);
-
-  const theme = useTheme();
-  useEffect(() => {
-    const w = winRef.current;
-    canvas.current?.setOption(buildOption({ data, style: chart.style, yScale: chart.yScale, zone, t0Ms: w.t0Ms, t1Ms: w.t1Ms, colors: chartColors(theme) }));
-  }, [data, chart.style, chart.yScale, zone, theme]);
+  }, []);
 
   useEffect(() => {
-    canvas.current?.setWindow(shiftMs(win.t0Ms, zone), shiftMs(win.t1Ms, zone));
-  }, [win.t0Ms, win.t1Ms, zone]);
+    surface?.setContent({ data, style: chart.style, yScale: chart.yScale, zone, colors, dataT0Ms: range.t0Ms, dataT1Ms: range.t1Ms });
+  }, [surface, data, chart.style, chart.yScale, zone, colors, range]);
+
+  // Layout effect: the strip slides in the same frame as the position changes.
+  useLayoutEffect(() => {
+    surface?.setWindow(win.t0Ms, win.t1Ms);
+  }, [surface, win.t0Ms, win.t1Ms]);
 
   const title = chart.title.replace(/%h/g, [...new Set(chart.plots.map((p) => (hosts.get(p.sourceId) ?? '').split('.')[0]))].filter(Boolean).join(','));
-  const visibleData = data.series.some((s) => !s.hidden && hasValueIn(s.times, s.values, win.t0Ms, win.t1Ms));
+  const visibleData = data.series.some((s) => !s.hidden && hasValueIn(s, win.t0Ms, win.t1Ms));
   const overlay = chart.plots.length === 0
     ? 'No metrics yet: add some from the metric browser'
     : !visibleData && !loading && blocks.size > 0
@@ -85,6 +91,15 @@ export function ChartView({ chart, tabId, win: archiveWin, zone, current }: Prop
   const pointerX = (e: React.PointerEvent): number => {
     const r = el.current?.getBoundingClientRect();
     return r ? e.clientX - r.left : 0;
+  };
+  /** The hovered time, snapped to the nearest sample of the chart's first visible series. */
+  const hoverAt = (x: number): number | undefined => {
+    const t = surface?.timeAt(x) ?? NaN;
+    if (!Number.isFinite(t)) return undefined;
+    const s = data.series.find((x) => !x.hidden);
+    const i = s ? nearestIndex(s.times, t) : -1;
+    const snapped = s && i >= 0 ? (s.times[i] ?? t) : t;
+    return snapped >= win.t0Ms && snapped <= win.t1Ms ? snapped : t;
   };
 
   return (
@@ -101,27 +116,39 @@ export function ChartView({ chart, tabId, win: archiveWin, zone, current }: Prop
       </header>
       <div
         className="chart-body"
+        data-testid="chart-body"
         onPointerDown={(e) => {
           if (e.button !== 0) return;
           const x = pointerX(e);
           setDrag({ x0: x, x1: x });
         }}
-        onPointerMove={(e) => drag && setDrag({ ...drag, x1: pointerX(e) })}
+        onPointerMove={(e) => {
+          const x = pointerX(e);
+          if (drag) setDrag({ ...drag, x1: x });
+          const t = hoverAt(x);
+          setHover(t === undefined ? { timeMs: undefined, chartId: undefined } : { timeMs: t, chartId: chart.id });
+        }}
         onPointerUp={(e) => {
-          if (!drag || !canvas.current) return setDrag(null);
+          if (!drag || !surface) return setDrag(null);
           const x1 = pointerX(e);
           setDrag(null);
           if (Math.abs(x1 - drag.x0) < 5) return;
-          const y = (el.current?.clientHeight ?? 0) / 2;
-          const a = canvas.current.pixelToX(Math.min(drag.x0, x1), y);
-          const b = canvas.current.pixelToX(Math.max(drag.x0, x1), y);
-          if (Number.isFinite(a) && Number.isFinite(b)) dash().zoomedTo(unshift(a, zone), unshift(b, zone));
+          const area = surface.plotArea();
+          const clamp = (x: number): number => Math.min(area.left + area.width, Math.max(area.left, x));
+          const a = surface.timeAt(clamp(Math.min(drag.x0, x1)));
+          const b = surface.timeAt(clamp(Math.max(drag.x0, x1)));
+          if (Number.isFinite(a) && Number.isFinite(b)) dash().zoomedTo(a, b);
         }}
-        onPointerLeave={() => setDrag(null)}
+        onPointerLeave={() => {
+          setDrag(null);
+          setHover({ timeMs: undefined, chartId: undefined });
+        }}
       >
         <div className="chart-canvas" ref={el} data-testid="chart-canvas" />
-        {drag && Math.abs(drag.x1 - drag.x0) >= 5 && <div className="zoom-band" style={{ left: Math.min(drag.x0, drag.x1), width: Math.abs(drag.x1 - drag.x0) }} />}
+        <Crosshair surface={surface} t0Ms={win.t0Ms} t1Ms={win.t1Ms} color={colors.pointer} />
+        {drag && Math.abs(drag.x1 - drag.x0) >= 5 && <div className="zoom-band" data-testid="zoom-band" style={{ left: Math.min(drag.x0, drag.x1), width: Math.abs(drag.x1 - drag.x0) }} />}
         {overlay && <div className="chart-overlay" data-testid="chart-overlay">{overlay}</div>}
+        <ChartTooltip chartId={chart.id} surface={surface} series={data.series} units={data.scale.label} percent={chart.style === 'utilization'} zone={zone} t0Ms={win.t0Ms} t1Ms={win.t1Ms} />
       </div>
       {(data.problems.length > 0 || errors.length > 0) && (
         <ul className="chart-problems" data-testid="chart-problems">
@@ -132,12 +159,4 @@ export function ChartView({ chart, tabId, win: archiveWin, zone, current }: Prop
       {chart.legend && <ChartLegend chartId={chart.id} series={data.series} positionMs={win.t1Ms} units={data.scale.label} percent={chart.style === 'utilization'} />}
     </section>
   );
-}
-
-function hasValueIn(times: Float64Array, values: Float64Array, t0: number, t1: number): boolean {
-  for (let i = 0; i < times.length; i++) {
-    const t = times[i] ?? NaN;
-    if (t >= t0 && t <= t1 && !Number.isNaN(values[i] ?? NaN)) return true;
-  }
-  return false;
 }

@@ -6,6 +6,7 @@
 // arrive as one .tar per archive.
 import type { SeriesBlock } from '../../workers/engine-types';
 import { plotsBySource } from '../charts/use-chart-series';
+import { surfaceOf } from '../charts/plot-surface';
 import { asEngineError, describeError, getEngine } from '../engine-client';
 import { notify } from '../menu/notices';
 import { fetchStep } from '../series/buffered-window';
@@ -101,8 +102,10 @@ const FONT = "12px 'DejaVu Sans', Verdana, sans-serif";
 /** Draws one chart section (title, canvas, legend) at `y`; returns its height. */
 function drawChart(ctx: CanvasRenderingContext2D | null, el: HTMLElement, y: number, width: number, colors: { text: string; muted: string }): number {
   const title = el.querySelector('[data-testid="chart-title"]')?.textContent ?? '';
-  const plot = el.querySelector<HTMLCanvasElement>('.chart-canvas canvas');
-  const plotH = plot ? plot.getBoundingClientRect().height : 0;
+  // The plot as seen (the chart's canvas is a wider sliding strip; plot-surface.ts).
+  const plot = surfaceOf(el)?.snapshot();
+  const plotW = plot ? plot.width / (window.devicePixelRatio || 1) : 0;
+  const plotH = plot ? plot.height / (window.devicePixelRatio || 1) : 0;
   const items = [...el.querySelectorAll<HTMLElement>('[data-testid="legend-item"]')].map((li) => ({
     color: li.querySelector<HTMLElement>('.swatch')?.style.background ?? '#888',
     text: `${li.querySelector('.legend-label')?.textContent ?? ''}  ${li.querySelector('[data-testid="legend-value"]')?.textContent ?? ''}`,
@@ -114,7 +117,7 @@ function drawChart(ctx: CanvasRenderingContext2D | null, el: HTMLElement, y: num
     ctx.font = `bold ${FONT}`;
     ctx.textAlign = 'center';
     ctx.fillText(title, width / 2, y + 15);
-    if (plot) ctx.drawImage(plot, 0, y + h, plot.getBoundingClientRect().width, plotH);
+    if (plot) ctx.drawImage(plot, 0, y + h, plotW, plotH);
     ctx.textAlign = 'left';
     ctx.font = FONT;
   }
