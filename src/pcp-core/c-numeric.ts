@@ -202,24 +202,31 @@ export function strtod(text: string, start: number): StrtodResult {
   }
   if (digits.length === 0) return { value: 0, end: start, erange: false };
   let exp10 = 0;
-  if (text[j] === 'e' || text[j] === 'E') {
-    let k = j + 1;
-    let eneg = false;
-    if (text[k] === '+' || text[k] === '-') {
-      eneg = text[k] === '-';
-      k++;
-    }
-    if (isCDigit(text[k])) {
-      let e = 0;
-      while (isCDigit(text[k])) {
-        e = Math.min(e * 10 + Number(text[k]), 1e9);
-        k++;
-      }
-      exp10 = eneg ? -e : e;
-      j = k;
-    }
+  const e10 = exponentAt(text, j, 'eE', 1e9);
+  if (e10) {
+    exp10 = e10.value;
+    j = e10.end;
   }
   return { ...decimalToDouble(digits, exp10 - fracDigits, neg), end: j };
+}
+
+/**
+ * A C exponent part at `j` (a letter of `letters`, an optional sign, at least one digit),
+ * its magnitude capped at `cap`; undefined when there is none, so strtod stops before it.
+ */
+function exponentAt(text: string, j: number, letters: string, cap: number): { value: number; end: number } | undefined {
+  const c = text[j];
+  if (c === undefined || !letters.includes(c)) return undefined;
+  let k = j + 1;
+  const neg = text[k] === '-';
+  if (neg || text[k] === '+') k++;
+  if (!isCDigit(text[k])) return undefined;
+  let e = 0;
+  while (isCDigit(text[k])) {
+    e = Math.min(e * 10 + Number(text[k]), cap);
+    k++;
+  }
+  return { value: neg ? -e : e, end: k };
 }
 
 function decimalToDouble(digits: string, exp10: number, neg: boolean): { value: number; erange: boolean } {
@@ -270,22 +277,10 @@ function parseHexFloat(text: string, start: number): { value: number; end: numbe
   }
   if (!any) return undefined;
   let exp2 = -4 * fracDigits;
-  if (text[j] === 'p' || text[j] === 'P') {
-    let k = j + 1;
-    let eneg = false;
-    if (text[k] === '+' || text[k] === '-') {
-      eneg = text[k] === '-';
-      k++;
-    }
-    if (isCDigit(text[k])) {
-      let e = 0;
-      while (isCDigit(text[k])) {
-        e = Math.min(e * 10 + Number(text[k]), 1e6);
-        k++;
-      }
-      exp2 += eneg ? -e : e;
-      j = k;
-    }
+  const e2 = exponentAt(text, j, 'pP', 1e6);
+  if (e2) {
+    exp2 += e2.value;
+    j = e2.end;
   }
   if (mant === 0n) return { value: 0, end: j, erange: false };
   const e = Math.max(Math.min(exp2, 2000), -2000 - bitLength(mant));

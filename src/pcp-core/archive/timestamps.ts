@@ -3,6 +3,7 @@
 // shifts of synthesised <mark> records (archive-format.md §8). Values from damaged archives
 // may carry nsec outside 0..1e9; these functions never normalise their inputs, as libpcp
 // does not either.
+import { civilFromDays } from '../time/calendar';
 import type { Timestamp } from '../types';
 
 /** __pmTimestampCmp: negative, zero or positive as a is before, at or after b. */
@@ -62,16 +63,8 @@ export function formatIsoUtc(t: Timestamp): string {
   }
   const days = Math.floor(sec / 86400);
   const rem = sec - days * 86400;
-  // civil-from-days (Howard Hinnant), exact for any day count a double holds
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const { year: y, month, mday: d } = civilFromDays(days);
+  const m = month + 1;
   const ys = y >= 0 && y <= 9999 ? String(y).padStart(4, '0') : (y < 0 ? '-' : '+') + String(Math.abs(y)).padStart(6, '0');
   const hh = Math.floor(rem / 3600);
   const mm = Math.floor(rem / 60) % 60;
