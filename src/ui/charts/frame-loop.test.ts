@@ -22,7 +22,12 @@ function runFrame(): void {
   f?.(now);
 }
 
-function client(onScreen = true, costMs = 0): FrameClient & { redraws: number } {
+interface TestClient extends FrameClient {
+  onScreen: boolean;
+  redraws: number;
+}
+
+function client(onScreen = true, costMs = 0): TestClient {
   return {
     onScreen,
     redraws: 0,
