@@ -61,3 +61,25 @@ test('menus work from the keyboard alone', async ({ page }) => {
     expect(await focused()).toBe(id);
   }
 });
+
+test('charts and tabs from the keyboard: focus makes a chart current, F2 renames a tab', async ({ page }) => {
+  await openDemo(page);
+  const focused = (): Promise<string | null> => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
+  const charts = page.getByTestId('chart');
+  // Tab into the second chart's tools: it becomes the current chart (Export → chart PNG).
+  const second = charts.nth(1);
+  await second.getByTestId('edit-chart').focus();
+  await page.keyboard.press('Shift+Tab');
+  await expect(second).toHaveClass(/current/);
+  await expect(charts.nth(0)).not.toHaveClass(/current/);
+  for (let i = 0; i < 60 && (await focused()) !== 'close-chart'; i++) await page.keyboard.press('Tab');
+  await expect(charts.nth(1)).toHaveClass(/current/);
+  // F2 on the focused tab opens its name for editing; Enter keeps the new name.
+  await page.getByTestId('tab').first().getByRole('button').first().focus();
+  await page.keyboard.press('F2');
+  const name = page.getByLabel('tab name');
+  await expect(name).toBeFocused();
+  await name.fill('Mine');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => tabLabels(page)).toEqual(['Mine']);
+});
