@@ -34,7 +34,13 @@ export function ChartLegend({ chartId, series, positionMs, units, percent }: Pro
                 if (e.shiftKey || e.altKey) dash().isolatedSeries(chartId, s.key, keys);
                 else if (e.detail === 1) dash().toggledSeries(chartId, s.key);
               }}
-              onDoubleClick={() => dash().isolatedSeries(chartId, s.key, keys)}
+              onDoubleClick={() => {
+                // The double-click's first click already toggled this series: undo that, so
+                // isolating sees the legend as it was (double-clicking the series left alone
+                // then shows all again instead of isolating it once more).
+                dash().toggledSeries(chartId, s.key);
+                dash().isolatedSeries(chartId, s.key, keys);
+              }}
             >
               <span className="swatch" style={{ background: s.color }} />
               <span className="legend-label">{s.label}</span>

@@ -103,7 +103,7 @@ export function ChartView({ chart, win: archiveWin, zone, current }: Props) {
   };
 
   return (
-    <section className={current ? 'chart current' : 'chart'} data-testid="chart" data-chart-id={chart.id} data-title={title} onPointerDownCapture={() => dash().selectedChart(chart.id)} onFocusCapture={() => dash().selectedChart(chart.id)}>
+    <section className={current ? 'chart current' : 'chart'} data-testid="chart" data-chart-id={chart.id} data-title={title} data-style={chart.style} onPointerDownCapture={() => dash().selectedChart(chart.id)} onFocusCapture={() => dash().selectedChart(chart.id)}>
       <header className="chart-head">
         <h3 data-testid="chart-title">{title || 'Untitled chart'}</h3>
         <div className="chart-tools">

@@ -193,6 +193,9 @@ export class PlotSurface implements FrameClient {
     this.canvas.render(buildOption({ data: c.data, style: c.style, y, zone: c.zone, r0Ms, r1Ms, spanMs: span, colors: c.colors }), widthPx, this.heightPx);
     this.strip.style.width = `${widthPx}px`;
     this.drawn = { content: c, r0, r1, widthPx, pxPerMs, heightPx: this.heightPx };
+    // What the canvas now shows, for tests and tools (the spec may be ahead of the drawing).
+    this.root.dataset.drawnStyle = c.style;
+    this.root.dataset.drawnSeries = String(c.data.series.filter((s) => !s.hidden).length);
     this.shiftPx = NaN;
     this.slide((w0 - r0) * (widthPx / (r1 - r0)));
     this.drawAxis(y, c);
