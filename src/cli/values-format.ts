@@ -4,9 +4,9 @@
 // - type as pmTypeStr, sem as pmSemStr, units exactly as pmUnitsStr prints them ("" when
 //   dimensionless), indom null for a singular metric;
 // - time: UTC, ISO-8601 with nine fractional digits;
-// - values keyed by instance name ("" for a singular metric), in the fetch result's order; a
-//   number (rates and floating point as the shortest round-trip decimal, 64-bit raw values as
-//   exact integers), a string, or null when there is no value.
+// - values keyed by instance name ("" for a singular metric, always present), in the fetch
+//   result's order; a number (rates and floating point as the shortest round-trip decimal,
+//   64-bit raw values as exact integers), a string, or null when there is no value.
 // Without --json, a table in the style of pmval/pmrep: one column per metric instance, one
 // row per sample, values printed as pmval prints them.
 import { formatIsoUtc } from '../pcp-core/archive/timestamps';
@@ -35,6 +35,8 @@ export function jsonHeader(metrics: readonly SampledMetric[]): string {
 export function jsonSample(metrics: readonly SampledMetric[], s: Sample): string {
   const parts = metrics.map((m, j) => {
     const vals = (s.values[j] ?? []).map(([inst, v]) => `${JSON.stringify(m.instName(inst))}:${jsonValue(v)}`);
+    // A singular metric always has its one "" entry: null when the fetch returned no value.
+    if (vals.length === 0 && m.desc.indom === PM_INDOM_NULL) vals.push('"":null');
     return `${JSON.stringify(m.name)}:{${vals.join(',')}}`;
   });
   return `{"kind":"sample","time":${JSON.stringify(formatIsoUtc(s.time))},"values":{${parts.join(',')}}}`;

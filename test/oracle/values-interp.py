@@ -192,7 +192,11 @@ def main():
             cur.append(vals)
         body = []
         for j, name in enumerate(names):
-            body.append("%s:{%s}" % (json.dumps(name), ",".join(p for k, p in parts if k == j)))
+            mine = [p for k, p in parts if k == j]
+            # a singular metric always has its "" entry, null when nothing was returned
+            if not mine and descs[j].indom == c_api.PM_INDOM_NULL:
+                mine = ['"":null']
+            body.append("%s:{%s}" % (json.dumps(name), ",".join(mine)))
         out.append("{\"kind\":\"sample\",\"time\":\"%s\",\"values\":{%s}}" % (iso(*t), ",".join(body)))
         prev = {"t": t, "vals": cur}
     sys.stdout.write("\n".join(out) + "\n")
