@@ -92,7 +92,7 @@ export function TimeBar({ zone }: Props) {
     </button>
   );
   return (
-    <footer className="time-bar" data-testid="time-bar" data-state={t.playState} data-position={have ? t.positionMs : ''}>
+    <footer className="time-bar" data-testid="time-bar" data-state={t.playState} data-position={have ? t.positionMs : ''} data-window={t.windowMs}>
       {anyLive && <LiveControls />}
       {(have || !anyLive) && (
       <>
