@@ -40,7 +40,8 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
-    command: `node bin/pmdash.js serve --port ${port}`,
+    // Two names for the local pmcd, so live tests can watch two hosts at once.
+    command: `node bin/pmdash.js serve --port ${port} --pmcd localhost:44321 --pmcd 127.0.0.1:44321`,
     url: `http://localhost:${port}/`,
     reuseExistingServer: false,
     timeout: 30_000,

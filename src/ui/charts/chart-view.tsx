@@ -102,8 +102,10 @@ export function ChartView({ chart, win: archiveWin, zone, current }: Props) {
     return snapped >= win.t0Ms && snapped <= win.t1Ms ? snapped : t;
   };
 
+  // data-window-start/end: the visible window (epoch ms) in the DOM, as the time bar's
+  // data-position is; a live tab has no DOM time axis to read it from.
   return (
-    <section className={current ? 'chart current' : 'chart'} data-testid="chart" data-chart-id={chart.id} data-title={title} data-style={chart.style} onPointerDownCapture={() => dash().selectedChart(chart.id)} onFocusCapture={() => dash().selectedChart(chart.id)}>
+    <section className={current ? 'chart current' : 'chart'} data-testid="chart" data-chart-id={chart.id} data-title={title} data-style={chart.style} data-window-start={win.t0Ms} data-window-end={win.t1Ms} onPointerDownCapture={() => dash().selectedChart(chart.id)} onFocusCapture={() => dash().selectedChart(chart.id)}>
       <header className="chart-head">
         <h3 data-testid="chart-title">{title || 'Untitled chart'}</h3>
         <div className="chart-tools">

@@ -8,19 +8,21 @@ import type { ConnectionStatus, DroppedFile, SourceSpec, SourceSummary } from '.
 import type { SourceOrigin } from '../state/model';
 import { addOverviewIfEmpty } from '../views/overview';
 import { isViewBlob, openViewText } from '../views/view-actions';
+import { delayedProgress, toOpenProgress } from './delayed-progress';
 
 /** Progress is shown only for opens slower than this (the brief's ~200 ms). */
 const PROGRESS_DELAY_MS = 200;
 
 async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string): Promise<SourceSummary | undefined> {
   const id = dash().beganOpening(origin, label);
-  const started = performance.now();
-  const onProgress = progressCallback((p) => {
-    if (performance.now() - started < PROGRESS_DELAY_MS) return;
-    dash().reportedProgress(id, p.phase, p.total > 0 ? p.done / p.total : NaN);
-  });
+  // The engine reports its phases at the start of an open; dropping those that came before
+  // the delay (as this did) left a slow open's bar without its phase, and the bar itself
+  // showed from the first instant. Now the bar appears after the delay, with the phase.
+  const progress = delayedProgress((p) => dash().reportedProgress(id, p.phase, p.fraction), PROGRESS_DELAY_MS, { phase: 'opening…', fraction: NaN });
+  const onProgress = progressCallback((p) => progress.report(toOpenProgress(p)));
   try {
     const summary = await getEngine().open(spec, onProgress);
+    progress.stop();
     dash().finishedOpening(id, summary);
     if (summary.kind === 'live') {
       dash().connectionChanged(id, { state: 'connected' });
@@ -31,6 +33,8 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string): P
   } catch (e) {
     dash().failedOpening(id, asEngineError(e, label));
     return undefined;
+  } finally {
+    progress.stop();
   }
 }
 

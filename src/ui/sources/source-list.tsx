@@ -20,10 +20,11 @@ function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zon
           <button type="button" className="small" title="Close source" onClick={(e) => { e.stopPropagation(); void closeSource(s.id); }}>✕</button>
         )}
       </div>
-      {s.status === 'opening' && (
+      {/* Only slow opens get progress (open-sources.ts sets it after a delay). */}
+      {s.status === 'opening' && s.progress && (
         <div className="progress" data-testid="source-progress">
-          <progress value={s.progress && !Number.isNaN(s.progress.fraction) ? s.progress.fraction : undefined} max={1} />
-          <span>{s.progress?.phase ?? 'opening…'}</span>
+          <progress value={!Number.isNaN(s.progress.fraction) ? s.progress.fraction : undefined} max={1} />
+          <span data-testid="source-phase">{s.progress.phase}</span>
         </div>
       )}
       {sum && (

@@ -52,10 +52,13 @@ export function overviewCharts(sourceId: string, has: (name: string) => boolean)
 export async function addOverviewIfEmpty(sourceId: string, summary: SourceSummary): Promise<void> {
   const s = dash();
   if (summary.kind === 'live') {
-    const current = s.tabs.find((t) => t.id === s.activeTabId);
-    const tabId = current && current.chartIds.length === 0 ? current.id : s.addedTab(`Live ${summary.hostname}`);
-    if (current?.id === tabId) s.renamedTab(tabId, `Live ${summary.hostname}`);
+    // The metric list first, then the tab and its charts with no await in between: two hosts
+    // opened together (`?host=a&host=b`) otherwise both saw the same empty tab and shared it.
     const names = new Set(await getEngine().listMetrics(summary.handle));
+    const d = dash();
+    const current = d.tabs.find((t) => t.id === d.activeTabId);
+    const tabId = current && current.chartIds.length === 0 ? current.id : d.addedTab(`Live ${summary.hostname}`);
+    if (current?.id === tabId) d.renamedTab(tabId, `Live ${summary.hostname}`);
     for (const c of overviewCharts(sourceId, (n) => names.has(n))) dash().addedChart(c, tabId);
     dash().selectedTab(tabId);
     return;

@@ -1,0 +1,181 @@
+// Every way to open an archive: `?archive=URL` in the page address (read from another server
+// with HTTP Range requests), the URL field, the file picker, a picked folder; a slow archive
+// shows its progress until it is ready; an unreachable URL is reported by name while the
+// demo keeps working.
+import { copyFileSync, createReadStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { chart, legendNumber, openApp, pmvalAt, position, QA, source } from './dash';
+import { openDemo } from './menus';
+
+/** What the archive server was asked: method, file, Range header, status, bytes sent. */
+interface Served {
+  readonly method: string;
+  readonly file: string;
+  readonly range: string;
+  readonly status: number;
+  readonly bytes: number;
+}
+
+/**
+ * A plain static server for the QA archives on 127.0.0.1, another origin than the app's: it
+ * answers HEAD, single `bytes=a-b` Range requests with 206 and anything else with the whole
+ * file, with the CORS headers a page of another origin needs, and records every request.
+ */
+async function archiveServer(dir: string): Promise<{ url: string; served: Served[]; close: () => Promise<void> }> {
+  const served: Served[] = [];
+  const cors = {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Headers': 'Range',
+    'Access-Control-Expose-Headers': 'Content-Range, Content-Length, Accept-Ranges',
+  };
+  const server: Server = createServer((req, res) => {
+    const file = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname.slice(1));
+    const range = req.headers.range ?? '';
+    const record = (status: number, bytes = 0): void => {
+      served.push({ method: req.method ?? '', file, range, status, bytes });
+    };
+    if (req.method === 'OPTIONS') {
+      record(204);
+      res.writeHead(204, cors).end();
+      return;
+    }
+    let size: number;
+    try {
+      if (file.includes('/')) throw new Error('flat directory');
+      size = statSync(join(dir, file)).size;
+    } catch {
+      record(404);
+      res.writeHead(404, cors).end();
+      return;
+    }
+    const m = /^bytes=(\d+)-(\d*)$/.exec(range);
+    const [start, end] = m ? [Number(m[1]), Math.min(size - 1, m[2] ? Number(m[2]) : size - 1)] : [0, size - 1];
+    const headers = { ...cors, 'Accept-Ranges': 'bytes', 'Content-Length': String(end - start + 1) };
+    if (req.method === 'HEAD') {
+      record(200);
+      res.writeHead(200, { ...headers, 'Content-Length': String(size) }).end();
+      return;
+    }
+    record(m ? 206 : 200, end - start + 1);
+    res.writeHead(m ? 206 : 200, m ? { ...headers, 'Content-Range': `bytes ${start}-${end}/${size}` } : headers);
+    createReadStream(join(dir, file), { start, end }).pipe(res);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, served, close: () => new Promise((ok) => server.close(() => ok())) };
+}
+
+/** The first grid offset of the position from the archive start, as pmval's -S +offset. */
+async function offsetSec(page: Page, startMs: number): Promise<number> {
+  return ((await position(page)) - startMs) / 1000;
+}
+
+test.describe('opening archives', () => {
+  test('?archive= in the address opens an archive on another server, read by Range requests', async ({ page }) => {
+    const srv = await archiveServer(QA);
+    try {
+      // 20180102: a 7 MB data volume, uncompressed, so the reader can seek in it.
+      await openApp(page, `?archive=${srv.url}/20180102`);
+      const s = source(page, '20180102');
+      await expect(s).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+      await expect(page.getByTestId('headline-host')).toHaveText('bozo');
+      // Only the asked-for archive opened (no demo).
+      await expect(page.getByTestId('source')).toHaveCount(1);
+      const load = chart(page, /Average Load/);
+      await expect.poll(() => legendNumber(load, '1 min'), { timeout: 30_000 }).not.toBeNaN();
+      // The legend is libpcp's value at the time bar's position and interval.
+      // A 3-hour archive opens on a 1 min grid.
+      await expect(page.getByTestId('interval')).toHaveValue('1');
+      await expect(page.getByLabel('interval unit')).toHaveValue('min');
+      const interval = 60;
+      // Label start (pmdumplog -L): 13:10:11.563796 UTC on 1 Jan 2018 (00:10:11 AEDT).
+      const off = await offsetSec(page, Date.UTC(2018, 0, 1, 13, 10, 11) + 563.796);
+      expect(await legendNumber(load, '1 min')).toBeCloseTo(pmvalAt(`${QA}/20180102`, 'kernel.all.load', off, interval, '1 minute'), 4);
+      // The data volume was read in ranges (206), never whole, and less than all of it.
+      const volume = srv.served.filter((r) => r.file === '20180102.0' && r.method === 'GET');
+      expect(volume.length).toBeGreaterThan(0);
+      expect(volume.every((r) => r.status === 206 && r.range.startsWith('bytes='))).toBe(true);
+      const read = volume.reduce((n, r) => n + r.bytes, 0);
+      expect(read).toBeLessThan(statSync(`${QA}/20180102.0`).size);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  test('the archive URL field opens the archive at that URL', async ({ page, baseURL }) => {
+    await openApp(page, '?empty');
+    await expect(page.getByTestId('source')).toHaveCount(0);
+    await page.getByTestId('url-input').fill(`${baseURL}/demo/pmdash-demo`);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await expect(source(page, 'pmdash-demo')).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+    await expect(page.getByTestId('url-input')).toHaveValue('');
+    await expect(page.getByTestId('headline')).toContainText('Archive pmdash-demo from host vm');
+    await expect.poll(() => legendNumber(chart(page, /CPU Utilization/), 'Idle'), { timeout: 30_000 }).toBeGreaterThan(0);
+  });
+
+  test('Open files… opens the picked files of an archive', async ({ page }) => {
+    await openApp(page, '?empty');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Open files…' }).click()]);
+    expect(chooser.isMultiple()).toBe(true);
+    await chooser.setFiles(['meta', 'index', '0'].map((s) => `${QA}/20180415.09.16.${s}`));
+    await expect(source(page, '20180415.09.16')).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+    await expect(page.getByTestId('headline-host')).toHaveText('brolley-t530');
+    await expect(page.getByTestId('chart')).toHaveCount(5);
+    await expect.poll(() => legendNumber(chart(page, /CPU Utilization/), 'Idle'), { timeout: 30_000 }).toBeGreaterThanOrEqual(0);
+  });
+
+  test('Open folder… opens the archive inside the picked folder', async ({ page }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'pmdash-folder-'));
+    try {
+      // A folder as pmlogger leaves one: the archive's files and something else beside them.
+      const logs = join(dir, 'pmlogger');
+      mkdirSync(logs);
+      for (const s of ['meta', 'index', '0']) copyFileSync(`${QA}/20180415.09.16.${s}`, join(logs, `20180415.09.16.${s}`));
+      await openApp(page, '?empty');
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Open folder…' }).click()]);
+      await chooser.setFiles(logs);
+      const s = source(page, '20180415.09.16');
+      await expect(s).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+      await expect(page.getByTestId('source')).toHaveCount(1);
+      await expect(s.getByTestId('source-meta')).toContainText('host brolley-t530');
+      await expect.poll(() => legendNumber(chart(page, /CPU Utilization/), 'Idle'), { timeout: 30_000 }).toBeGreaterThanOrEqual(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a slow archive shows its progress while it opens, and none once it is ready', async ({ page }) => {
+    await openApp(page, '?empty');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Open files…' }).click()]);
+    // 3.3 MB of xz in four volumes: well over a second to index here.
+    await chooser.setFiles(['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${QA}/20180416.10.00.${s}`));
+    const s = source(page, '20180416.10.00');
+    await expect(s).toHaveAttribute('data-status', 'opening');
+    await expect(s.getByTestId('source-progress')).toBeVisible();
+    await expect(s.getByTestId('source-phase')).toHaveText('reading 20180416.10.00');
+    await expect(s).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    await expect(page.getByTestId('source-progress')).toHaveCount(0);
+    await expect(s.getByTestId('source-meta')).toContainText('host brolley-t530');
+  });
+
+  test('an unreachable URL shows an error naming it while the demo keeps working', async ({ page }) => {
+    await openDemo(page);
+    // Port 9 (discard) on 127.0.0.1: nothing listens, the connection is refused.
+    const url = 'http://127.0.0.1:9/archives/nowhere';
+    await page.getByTestId('url-input').fill(url);
+    await page.getByTestId('url-input').press('Enter');
+    const bad = source(page, 'nowhere');
+    await expect(bad).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
+    await expect(bad.getByTestId('source-error')).toContainText(url);
+    await expect(source(page, 'pmdash-demo')).toHaveAttribute('data-status', 'ready');
+    // The demo still answers: a step moves the position and the legend reads the new time.
+    const p0 = await position(page);
+    await page.getByTestId('vcr-step-back').click();
+    await expect.poll(() => position(page)).toBeLessThan(p0);
+    await expect.poll(() => legendNumber(chart(page, /CPU Utilization/), 'Idle')).toBeGreaterThan(0);
+  });
+});
