@@ -71,10 +71,25 @@ export interface MeasuredResult {
   readonly ratio: number | undefined;
 }
 
-export function formatResults(results: readonly (BenchResult | MeasuredResult)[]): string {
+/** Two rows of the same run whose pmdash times are compared (e.g. derived vs plain metrics). */
+export interface PmdashComparison {
+  readonly label: string;
+  /** Row names: the ratio printed is numerator's pmdash time / denominator's. */
+  readonly numerator: string;
+  readonly denominator: string;
+}
+
+export function formatResults(results: readonly (BenchResult | MeasuredResult)[], comparisons: readonly PmdashComparison[] = []): string {
   const header = ['benchmark', 'native ms', 'pmdash ms', 'pmdash/native'];
   const rows = results.map((r) => [r.name, r.nativeMs === undefined ? 'n/a' : r.nativeMs.toFixed(1), r.pmdashMs.toFixed(1), r.ratio === undefined ? 'n/a' : `${r.ratio.toFixed(2)}x`]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i]).length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(header), ...rows.map(line), '', ...results.map((r) => `${r.name}: ${r.work}`)].join('\n');
+  // A comparison is printed only when both its rows ran (a name filter may leave one out).
+  const compared = comparisons.flatMap((c) => {
+    const num = results.find((r) => r.name === c.numerator);
+    const den = results.find((r) => r.name === c.denominator);
+    if (num === undefined || den === undefined) return [];
+    return [`${c.label}: pmdash ${c.numerator} / ${c.denominator} = ${num.pmdashMs.toFixed(1)} / ${den.pmdashMs.toFixed(1)} ms = ${(num.pmdashMs / den.pmdashMs).toFixed(2)}x`];
+  });
+  return [line(header), ...rows.map(line), ...(compared.length > 0 ? ['', ...compared] : []), '', ...results.map((r) => `${r.name}: ${r.work}`)].join('\n');
 }

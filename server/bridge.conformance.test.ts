@@ -2,6 +2,8 @@
 // ws://…/pmcd reads what pminfo reads; a bridge target of the form pmcd@pmproxy reaches pmcd
 // through pmproxy on 44322 (the bridge runs the relay handshake itself); the same relay works
 // directly over TCP for `-h localhost@localhost`; pmproxy's own port is refused as a target.
+// The bridge's refusals (a foreign Origin, an oversized client PDU) hold in front of the real
+// pmcd too: nothing of a refused client reaches pmcd, and pmcd serves the next client.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +15,11 @@ import { parsePminfoValues } from '../src/pcp-core/context/live-test-helpers';
 import { bridgeUrl } from '../src/pcp-core/pdu/target-spec';
 import type { PmId } from '../src/pcp-core/types';
 import { openLiveContext } from '../src/node/open-live-context';
+import { encodeCreds } from '../src/pcp-core/pdu/creds-pdu';
+import { encodePmnsChild } from '../src/pcp-core/pdu/pmns-pdu';
+import type { TargetSpec } from '../src/pcp-core/pdu/target-spec';
+import type { Transport } from '../src/pcp-core/pdu/transport';
+import { defaultUpstream } from './bridge';
 import { serveWithBridge, type Served } from './serve';
 
 const DISCRETE = ['hinv.ncpu', 'hinv.physmem', 'hinv.machine', 'kernel.uname.release', 'kernel.uname.sysname', 'pmcd.version', 'pmcd.hostname'];
@@ -101,5 +108,92 @@ describe('the bridge and pmproxy in front of pmcd 6.0.3', () => {
       ws.on('open', () => resolve('opened'));
     });
     expect(status).toBe('Unexpected server response: 403');
+  });
+});
+
+describe('the bridge refuses bad clients in front of pmcd 6.0.3', () => {
+  let served: Served;
+  let root: string;
+  let origin: string;
+  const logs: string[] = [];
+  // The real TCP connections to pmcd, each with every byte the bridge sent on it.
+  const upstreams: Array<{ sent: Uint8Array[] }> = [];
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'pmdash-bridge-'));
+    writeFileSync(join(root, 'index.html'), '<!doctype html>');
+    const recording = async (target: TargetSpec): Promise<Transport> => {
+      const t = await defaultUpstream(target);
+      const record = { sent: [] as Uint8Array[] };
+      upstreams.push(record);
+      return {
+        peer: t.peer,
+        send: (bytes) => {
+          record.sent.push(Uint8Array.from(bytes));
+          t.send(bytes);
+        },
+        onData: (h) => t.onData(h),
+        onClose: (h) => t.onClose(h),
+        close: () => t.close(),
+      };
+    };
+    served = await serveWithBridge({ port: 0, host: '127.0.0.1', root, log: (l) => logs.push(l), bridge: { targets: ['localhost:44321'], connectUpstream: recording } });
+    const address = served.server.address();
+    origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => {
+      served.server.close(() => resolve());
+      served.server.closeAllConnections();
+    });
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  async function stillServes(): Promise<void> {
+    const ctx = await openLiveContext(bridgeUrl(origin), { reconnectDelaysMs: [] });
+    try {
+      expect(await ourValues(ctx)).toEqual(await pminfoValues('localhost'));
+    } finally {
+      await ctx.close();
+    }
+  }
+
+  it('answers a foreign Origin with HTTP 403 instead of the upgrade, and never connects to pmcd', async () => {
+    const before = upstreams.length;
+    const outcome = await new Promise<string>((resolve) => {
+      const ws = new WebSocket(bridgeUrl(origin), { origin: 'http://evil.example.com' });
+      ws.on('unexpected-response', (_req, res) => resolve(`HTTP ${res.statusCode}`));
+      ws.on('upgrade', () => resolve('upgraded'));
+      ws.on('error', (e) => resolve(e.message));
+    });
+    expect(outcome).toBe('HTTP 403');
+    expect(upstreams.length).toBe(before);
+    expect(logs.some((l) => l.includes("Origin 'http://evil.example.com' is not allowed"))).toBe(true);
+    await stillServes();
+  });
+
+  it('closes a connection sending a PDU over 64 KiB; none of it reaches pmcd, which serves the next client', async () => {
+    const before = upstreams.length;
+    const creds = encodeCreds(0);
+    // A whole PDU of 65537 bytes (one over the limit) in one WebSocket message.
+    const big = new Uint8Array(65537);
+    new DataView(big.buffer).setInt32(0, big.length);
+    new DataView(big.buffer).setInt32(4, 0x7003);
+    const closed = await new Promise<{ code: number; reason: string; hello: boolean }>((resolve) => {
+      const ws = new WebSocket(bridgeUrl(origin), { origin });
+      let hello = false;
+      // pmcd's hello first, so that the bridge's upstream is connected and forwarding.
+      ws.on('message', () => {
+        if (hello) return;
+        hello = true;
+        ws.send(creds);
+        ws.send(big);
+      });
+      ws.on('close', (code, reason) => resolve({ code, reason: reason.toString(), hello }));
+    });
+    expect(closed).toEqual({ code: 1009, reason: 'PDU too large: PDU length 65537 exceeds the 65536-byte limit', hello: true });
+    expect(upstreams.length).toBe(before + 1);
+    // What went to pmcd: the CREDS and the bridge's own marker behind it (bridge-replies.ts).
+    expect(Buffer.concat(upstreams[before]?.sent ?? [])).toEqual(Buffer.concat([creds, encodePmnsChild('', false)]));
+    await stillServes();
   });
 });

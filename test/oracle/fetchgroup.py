@@ -6,8 +6,9 @@ stdin: {"archive": A, "mode": {"mode": "interp"|"forw"|"back", "origin": [sec, n
           {"kind": "item", "metric", "type", "instance"?, "scale"?},
           {"kind": "indom", "metric", "type", "maxnum", "scale"?},
           {"kind": "event", "metric", "field", "type", "maxnum", "instance"?, "scale"?},
-          {"kind": "timestamp"}], "fetches": N}
-stdout: {"extend": [0 | error code per registration], "fetches": [{"sts": status,
+          {"kind": "timestamp"}], "fetches": N,
+        "derived": [[name, expr], ...] (optional: pmRegisterDerivedMetric before the context)}
+stdout: {"register": [0 | -1 per derived metric] (only with "derived"), "extend": [0 | error code per registration], "fetches": [{"sts": status,
          "outs": [per registration that extended: item {"sts", "value"}; indom {"sts",
          "num", "codes", "names", "stss", "values"} (all maxnum slots); event {"sts", "num",
          "times", "stss", "values"}; timestamp {"sec", "nsec"}]}]}
@@ -18,9 +19,13 @@ import json
 import math
 import os
 import sys
+from ctypes import POINTER, byref, c_char_p, c_int
 
 from pcp import pmapi
 import cpmapi as c_api
+
+pmapi.LIBPCP.pmRegisterDerivedMetric.restype = c_int
+pmapi.LIBPCP.pmRegisterDerivedMetric.argtypes = [c_char_p, c_char_p, POINTER(c_char_p)]
 
 MODES = {"interp": c_api.PM_MODE_INTERP, "forw": c_api.PM_MODE_FORW, "back": c_api.PM_MODE_BACK}
 
@@ -41,6 +46,11 @@ def signed(u):
 
 def main():
     req = json.load(sys.stdin)
+    # Global derived metrics are seen by contexts created afterwards, the fetchgroup's included.
+    register = []
+    for name, expr in req.get("derived", []):
+        msg = c_char_p()
+        register.append(pmapi.LIBPCP.pmRegisterDerivedMetric(name.encode(), expr.encode(), byref(msg)))
     fg = pmapi.fetchgroup(c_api.PM_CONTEXT_ARCHIVE, req["archive"])
     m = req.get("mode")
     if m:
@@ -88,7 +98,10 @@ def main():
             else:
                 outs.append({"sec": h.value.tv_sec, "nsec": h.value.tv_nsec})
         fetches.append({"sts": sts, "outs": outs})
-    json.dump({"extend": extend, "fetches": fetches}, sys.stdout)
+    out = {"extend": extend, "fetches": fetches}
+    if "derived" in req:
+        out["register"] = register
+    json.dump(out, sys.stdout)
     sys.stdout.flush()
     os._exit(0)
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PM_ERR_IPC, PM_ERR_MODE, PM_ERR_NAME, PM_ERR_NOCONTEXT, PM_ERR_NONLEAF, PM_ERR_PERMISSION, PM_ERR_PMID, PM_ERR_PROFILE, PM_ERR_TIMEOUT, PmError } from '../errors';
-import { PDU_DESC_REQ, PDU_PMNS_NAMES, PDU_PROFILE, PMCD_ADD_AGENT, PMCD_LABEL_CHANGE } from '../pdu/constants';
+import { PDU_DESC_REQ, PDU_LABEL_REQ, PDU_PMNS_NAMES, PDU_PROFILE, PMCD_ADD_AGENT, PMCD_LABEL_CHANGE, PMCD_NAMES_CHANGE } from '../pdu/constants';
 import { encodeError } from '../pdu/error-pdu';
 import { FakePmcd, type FakeMetric } from '../pdu/fake-pmcd';
 import { decodeUnits, indom, pmid, PM_INDOM_NULL, PM_TYPE_FLOAT, PM_TYPE_STRING, PM_TYPE_U32, PM_TYPE_U64, type PmId } from '../types';
@@ -121,6 +121,46 @@ describe('LiveContext over a fake pmcd', () => {
     await ctx.lookupNames(['kernel.all.load']);
     expect(sent(fake, PDU_PMNS_NAMES)).toBe(names + 1);
     expect(flags).toEqual([PMCD_LABEL_CHANGE, PMCD_ADD_AGENT]);
+  });
+
+  it('on PMCD_NAMES_CHANGE forgets names and descriptors (not labels), so a renamed metric is seen only after the flag', async () => {
+    const fake = new FakePmcd(metrics);
+    const ctx = await openFake(fake);
+    const flags: number[] = [];
+    ctx.on('state-change', (e) => flags.push(e.flags));
+    const MOVED = pmid(60, 2, 7);
+    expect(await ctx.lookupNames(['kernel.all.load'])).toEqual([LOAD]);
+    await ctx.lookupDescs([LOAD]);
+    await ctx.lookupLabels(PM_LABEL_CONTEXT, 0);
+    // pmcd's namespace changes: kernel.all.load now names another PMID, and a new name
+    // appears. Until pmcd says so, the cached name is answered without asking pmcd.
+    const load = metrics.find((m) => m.name === 'kernel.all.load') as FakeMetric;
+    fake.setMetrics([
+      ...metrics.filter((m) => m !== load),
+      { ...load, desc: { ...load.desc, pmid: MOVED, type: PM_TYPE_U32 } },
+      singular('kernel.all.added', pmid(60, 2, 8), PM_TYPE_U32, () => 7),
+    ]);
+    const names = sent(fake, PDU_PMNS_NAMES);
+    expect(await ctx.lookupNames(['kernel.all.load'])).toEqual([LOAD]);
+    expect(sent(fake, PDU_PMNS_NAMES)).toBe(names);
+    const descReqs = sent(fake, PDU_DESC_REQ);
+    expect((await ctx.lookupDescs([LOAD]))[0]).toMatchObject({ pmid: LOAD, type: PM_TYPE_FLOAT });
+    expect(sent(fake, PDU_DESC_REQ)).toBe(descReqs);
+    // Only names found are cached: a new name is asked of pmcd, flag or not.
+    expect(await ctx.lookupNames(['kernel.all.added'])).toEqual([pmid(60, 2, 8)]);
+    expect(sent(fake, PDU_PMNS_NAMES)).toBe(names + 1);
+
+    fake.behaviour.pendingFlags = PMCD_NAMES_CHANGE;
+    await ctx.fetch([pmid(60, 0, 32)]);
+    expect(flags).toEqual([PMCD_NAMES_CHANGE]);
+    expect(await ctx.lookupNames(['kernel.all.load', 'kernel.all.added'])).toEqual([MOVED, pmid(60, 2, 8)]);
+    expect(sent(fake, PDU_PMNS_NAMES)).toBe(names + 2);
+    // The old PMID's descriptor is asked again, and pmcd no longer knows it.
+    expect(await ctx.lookupDescs([LOAD, MOVED])).toEqual([PM_ERR_PMID, expect.objectContaining({ pmid: MOVED, type: PM_TYPE_U32 })]);
+    // Labels are the business of PMCD_LABEL_CHANGE and PMCD_AGENT_CHANGE: still cached.
+    const labelReqs = sent(fake, PDU_LABEL_REQ);
+    await ctx.lookupLabels(PM_LABEL_CONTEXT, 0);
+    expect(sent(fake, PDU_LABEL_REQ)).toBe(labelReqs);
   });
 
   it('reconnects after pmcd drops the connection, keeping caches and re-sending the profile', async () => {

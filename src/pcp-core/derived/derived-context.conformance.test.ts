@@ -370,3 +370,43 @@ describe('derived metrics match libpcp on QA archives', () => {
     expect(total).toBeGreaterThanOrEqual(150);
   });
 });
+
+// anon(T) has no operands, so the generated templates above never produce it. It is checked
+// on its own for every type anon() accepts, alone and as an operand next to real metrics
+// (singular and instanced), so that its descriptor, the descriptors it gives to expressions
+// and its "no values" are all compared with libpcp. A real metric is in every batch so that
+// each fetch reads a record.
+const ANON_TYPES = ['PM_TYPE_32', 'PM_TYPE_U32', 'PM_TYPE_64', 'PM_TYPE_U64', 'PM_TYPE_FLOAT', 'PM_TYPE_DOUBLE'] as const;
+
+function anonExpressions(): string[] {
+  const out = ['disk.dev.read', 'hinv.ncpu'];
+  for (const t of ANON_TYPES) {
+    const a = `anon(${t})`;
+    out.push(a, `${a} + 1`, `${a} * 2.5`, `-${a}`, `count(${a})`, `sum(${a})`, `max(${a})`, `defined(${a})`, `rate(${a})`, `delta(${a})`);
+    out.push(`${a} + hinv.ncpu`, `disk.dev.read + ${a}`, `${a} > 0 ? hinv.ncpu : 2`, `${a} + anon(PM_TYPE_U32)`);
+  }
+  return out;
+}
+
+describe('anon() derived metrics match libpcp', () => {
+  it.each([
+    ['bozo-disk', 'forw', 0, 4],
+    ['bozo-disk', 'interp', 10000, 4],
+  ] as const)('%s %s', async (archive, mode, deltaMs, samples) => {
+    const run: ArchiveRun = { archive, mode, deltaMs, samples, perBucket: 0, pairs: 0 };
+    const path = `${QA_ARCHIVES}/${archive}`;
+    const exprs = anonExpressions();
+    const crashed: string[] = [];
+    const batches = await oracleBatches(run, path, exprs, crashed);
+    const mismatches: string[] = [];
+    const stats: Stats = { bound: 0, semanticErrors: 0, values: 0 };
+    for (const b of batches) await compareBatch(run, path, b, mismatches, stats);
+    // Each anon(T) itself bound with libpcp's descriptor, and was fetched alongside values.
+    const anonBound = batches.flatMap((b) => b.exprs.map((e, i) => [e, b.reply.bind[i]?.desc] as const)).filter(([e, d]) => /^anon\(\w+\)$/.test(e) && d != null);
+    console.info(`anon() on ${archive} ${mode}: ${exprs.length} expressions, ${stats.bound} bound, ${stats.semanticErrors} semantic errors, ${stats.values} values; crashes ${JSON.stringify(crashed)}`);
+    expect(mismatches).toEqual([]);
+    expect(crashed).toEqual([]);
+    expect(anonBound.map(([, d]) => d?.type).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(stats.values).toBeGreaterThan(0);
+  });
+});

@@ -107,6 +107,10 @@ interface ReplayState {
 }
 
 function replayState(ctx: Context): ReplayState | undefined {
+  // A wrapping context (DerivedContext) replays its inner archive: in libpcp derived metrics
+  // live in the archive context itself, so its replay state is the inner one's.
+  const inner = (ctx as { readonly inner?: Context }).inner;
+  if (inner !== undefined && inner !== ctx) return replayState(inner);
   const c = ctx as Partial<ReplayState>;
   return ctx.source.kind === 'archive' && c.origin !== undefined && typeof c.archiveEnd === 'function' ? (c as ReplayState) : undefined;
 }
