@@ -134,8 +134,8 @@ describe('pmdash metrics', () => {
     expect(bad.err).toBe('Error: no.such: Unknown metric name\n');
   });
 
-  it('merges labels per metric and instance', async () => {
+  it('merges labels per metric and instance, at the first record holding the metric (as pminfo)', async () => {
     const { out } = await run(metricsCommand, '-a', base, '-l', 'demo.pi');
-    expect(out).toBe('\ndemo.pi\n    labels {"hostname":"testhost","model":"RGB"}\n    inst [2 or "B"] labels {"hostname":"testhost","model":"RGB"}\n    inst [3 or "C"] labels {"hostname":"testhost","model":"RGB"}\n');
+    expect(out).toBe('\ndemo.pi\n    labels {"hostname":"testhost","model":"RGB"}\n    inst [1 or "A"] labels {"hostname":"testhost","model":"RGB"}\n    inst [2 or "B"] labels {"hostname":"testhost","model":"RGB"}\n');
   });
 });

@@ -58,6 +58,7 @@ describe('pmdash metrics -c matches pminfo -c', () => {
     ['-T', 'top'],
     ['my.y'],
     ['-d', 'my.avg', 'my.util', 'hinv'],
+    ['-l', 'my', 'top', 'disk.dev.sum'],
   ].map((a) => [a.join(' '), a] as const))('pmdash metrics %s', async (_label, args) => {
     for (const configs of [[C1], [C1, C2], [`${C2}:${join(dir, 'missing.conf')}`]]) {
       const c = configs.flatMap((x) => ['-c', x]);

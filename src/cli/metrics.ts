@@ -1,16 +1,16 @@
 // `pmdash metrics -a ARCHIVE [-d] [-T] [-l] [PREFIX...] [--json]`: the metrics of an archive,
 // like `pminfo -a ARCHIVE`: names in pmTraversePMNS order below each PREFIX (the whole PMNS
 // by default); -d adds descriptors in exactly pminfo's text format, -T help text, -l merged
-// label sets (context, domain, indom, cluster, item; then per instance), from the newest
-// label records. An unknown PREFIX is reported on stderr as pminfo does and makes the status 1.
+// label sets (context, domain, indom, cluster, item; then per instance) as pminfo finds them
+// (pminfo-labels.ts: at the first record holding each metric, with pminfo's caches). An
+// unknown PREFIX is reported on stderr as pminfo does and makes the status 1.
 import { optFlag, optList, parseArgs, type OptionSpec } from './args';
 import type { Command } from './command';
 import { archiveOption, archiveSpec, BufferedOut, openForCommand } from './archive-cli';
 import { derivedHelpText, derivedOverArchiveSet } from './derived-cli';
 import { isDerivedPmid } from '../pcp-core/derived/registry';
 import type { ArchiveSet } from '../pcp-core/archive/archive-set';
-import type { StoredLabelSet } from '../pcp-core/archive/meta-records';
-import { PM_LABEL_CLUSTER, PM_LABEL_CONTEXT, PM_LABEL_DOMAIN, PM_LABEL_INDOM, PM_LABEL_INSTANCES, PM_LABEL_ITEM } from '../pcp-core/context/context';
+import { pminfoLabels, type NameLabels } from './pminfo-labels';
 import { PM_ERR_PMID_LOG, PmError, pmErrStr } from '../pcp-core/errors';
 import { formatUnits } from '../pcp-core/units';
 import {
@@ -31,9 +31,6 @@ import {
   formatPmId,
   formatSem,
   formatType,
-  pmid as makePmId,
-  pmidCluster,
-  pmidDomain,
   type Desc,
   type PmId,
 } from '../pcp-core/types';
@@ -74,15 +71,6 @@ export function formatDescLines(d: Desc): string {
   );
 }
 
-/** pmMergeLabelSets without a filter: later sets override earlier names; sorted by name. */
-function mergeLabels(sets: ReadonlyArray<StoredLabelSet | undefined>): string | null {
-  const merged = new Map<string, string>();
-  for (const s of sets) for (const l of s?.labels ?? []) merged.set(l.name, l.value);
-  if (merged.size === 0) return null;
-  const names = [...merged.keys()].sort();
-  return `{${names.map((n) => `${JSON.stringify(n)}:${merged.get(n) as string}`).join(',')}}`;
-}
-
 /** Help text as pminfo prints it (trailing newlines dropped; fallback to one-line). */
 function helpText(set: ArchiveSet, id: PmId): string {
   try {
@@ -91,59 +79,6 @@ function helpText(set: ArchiveSet, id: PmId): string {
   } catch (e) {
     if (e instanceof PmError) return `Full Help: Error: ${e.message}\n`;
     throw e;
-  }
-}
-
-/**
- * Label sets as pminfo -l shows them, taken from the newest label records and instances of
- * the archive (pminfo looks them up at the time its first fetch lands on, which for archives
- * written by pmlogger holds the same label records).
- */
-class LabelView {
-  constructor(private readonly set: ArchiveSet) {}
-
-  private one(level: number, ident: number): StoredLabelSet | undefined {
-    return this.set.metadata.labelSets(level, ident)[0];
-  }
-
-  /** Context labels, or pminfo's fallback of just the hostname. */
-  private context(): StoredLabelSet {
-    return this.one(PM_LABEL_CONTEXT, 0) ?? { inst: -1, json: '', nlabels: 1, labels: [{ name: 'hostname', value: JSON.stringify(this.set.label.hostname), flags: PM_LABEL_CONTEXT }] };
-  }
-
-  private levels(d: Desc): Array<StoredLabelSet | undefined> {
-    return [
-      this.context(),
-      this.one(PM_LABEL_DOMAIN, pmidDomain(d.pmid)),
-      d.indom === PM_INDOM_NULL ? undefined : this.one(PM_LABEL_INDOM, d.indom),
-      this.one(PM_LABEL_CLUSTER, makePmId(pmidDomain(d.pmid), pmidCluster(d.pmid), 0)),
-      this.one(PM_LABEL_ITEM, d.pmid),
-    ];
-  }
-
-  metric(d: Desc): string | null {
-    return mergeLabels(this.levels(d));
-  }
-
-  /** Per instance label set if there are any, else per instance of the domain. */
-  instances(d: Desc): Array<{ inst: number; name: string; labels: string }> {
-    if (d.indom === PM_INDOM_NULL) return [];
-    const base = this.levels(d);
-    const sets = this.set.metadata.labelSets(PM_LABEL_INSTANCES, d.indom);
-    const list = this.set.metadata.indomAt(d.indom);
-    const everyone = this.set.metadata.indomUnion(d.indom);
-    const nameOf = (inst: number): string => {
-      const i = everyone ? everyone.instances.indexOf(inst) : -1;
-      return i >= 0 ? (everyone?.names[i] as string) : 'DISAPPEARED';
-    };
-    const out: Array<{ inst: number; name: string; labels: string }> = [];
-    const add = (inst: number, own: StoredLabelSet | undefined): void => {
-      const labels = mergeLabels([...base, own]);
-      if (labels) out.push({ inst, name: nameOf(inst), labels });
-    };
-    if (sets.length > 0) for (const s of sets) add(s.inst, s);
-    else for (const inst of list?.instances ?? []) add(inst, undefined);
-    return out;
   }
 }
 
@@ -165,18 +100,35 @@ export const metricsCommand: Command = {
       const meta = set.metadata;
       // -c: derived metrics join the names (derived-cli.ts); the rest reads the metadata.
       const derived = await derivedOverArchiveSet(set, optList(args, 'derived'), io);
-      const labels = new LabelView(set);
+      const prefixes = args.positionals.length > 0 ? args.positionals : [''];
+      // Every prefix is traversed before any metric is bound (a failed binding hides a name).
+      const lists: Array<string[] | PmError> = [];
+      for (const prefix of prefixes) {
+        try {
+          lists.push(derived ? await derived.traverse(prefix) : meta.pmns.traverse(prefix));
+        } catch (e) {
+          if (!(e instanceof PmError)) throw e;
+          lists.push(e);
+        }
+      }
+      // -l: pminfo's label output per name, in its order (pminfo-labels.ts); taken in turn below.
+      const listed = derived ? lists.flatMap((l) => (l instanceof PmError ? [] : l)) : undefined;
+      const labelPlan = showLabels ? await pminfoLabels(set, prefixes, derived, listed) : [];
+      let planAt = 0;
+      const labelsOf = (name: string): NameLabels | undefined => {
+        while (planAt < labelPlan.length) {
+          const p = labelPlan[planAt++];
+          if (!p.hidden && p.name === name) return p.out;
+        }
+        return undefined;
+      };
       const out = new BufferedOut(io);
       let status = 0;
       const entries: unknown[] = [];
-      const prefixes = args.positionals.length > 0 ? args.positionals : [''];
-      for (const prefix of prefixes) {
-        let names: string[];
-        try {
-          names = derived ? await derived.traverse(prefix) : meta.pmns.traverse(prefix);
-        } catch (e) {
-          if (!(e instanceof PmError)) throw e;
-          io.stderr(`Error: ${prefix === '' ? '' : `${prefix}: `}${e.message}\n`);
+      for (const [k, prefix] of prefixes.entries()) {
+        const names = lists[k];
+        if (names instanceof PmError) {
+          io.stderr(`Error: ${prefix === '' ? '' : `${prefix}: `}${names.message}\n`);
           status = 1;
           continue;
         }
@@ -187,6 +139,12 @@ export const metricsCommand: Command = {
             continue;
           }
           const pmid = id as PmId;
+          const l = showLabels ? labelsOf(name) : undefined;
+          if (!json && l && 'fetchError' in l) {
+            // pminfo's fetch of the metric failed: it reports that instead of anything else.
+            await out.write(`${name}: pmFetch: ${pmErrStr(l.fetchError)}\n`);
+            continue;
+          }
           let desc = meta.desc(pmid);
           // A derived metric is bound (and its semantic errors reported) only when its
           // descriptor is needed, as pminfo does.
@@ -217,8 +175,11 @@ export const metricsCommand: Command = {
               }
             }
             if (showLabels && desc) {
-              entry.labels = labels.metric(desc);
-              entry.instanceLabels = labels.instances(desc);
+              if (l && 'fetchError' in l) entry.labelsError = pmErrStr(l.fetchError);
+              else {
+                entry.labels = l?.metric ?? null;
+                entry.instanceLabels = l?.instances ?? [];
+              }
             }
             entries.push(entry);
             continue;
@@ -229,14 +190,10 @@ export const metricsCommand: Command = {
           }
           let text = showDesc || showHelp || showLabels ? `\n${name}\n` : `${name}\n`;
           if (showDesc && desc) text += formatDescLines(desc);
-          if (showLabels && desc) {
-            const l = labels.metric(desc);
-            if (l) text += `    labels ${l}\n`;
-          }
+          const shown = l && 'metric' in l ? l : undefined;
+          if (shown?.metric) text += `    labels ${shown.metric}\n`;
           if (showHelp) text += derived && isDerivedPmid(pmid) ? await derivedHelpText(derived, pmid) : helpText(set, pmid);
-          if (showLabels && desc) {
-            for (const i of labels.instances(desc)) text += `    inst [${i.inst} or ${JSON.stringify(i.name)}] labels ${i.labels}\n`;
-          }
+          for (const i of shown?.instances ?? []) text += `    inst [${i.inst} or "${i.name}"] labels ${i.labels}\n`;
           await out.write(text);
         }
       }

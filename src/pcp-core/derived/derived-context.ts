@@ -362,6 +362,18 @@ export class DerivedContext implements Context {
     this.inner.changeProfile(change);
   }
 
+  /**
+   * The metrics a fetch of derived `id` asks the inner context for (binding it if need be):
+   * [] when it has none (constants, anonymous metrics, a failed binding); undefined when `id`
+   * is not a derived metric of this context. Lets a caller tell where such a fetch lands.
+   */
+  async operandsOf(id: PmId): Promise<readonly PmId[] | undefined> {
+    const e = this.entryFor(id);
+    if (e === undefined) return undefined;
+    const b = await this.bind(e);
+    return b.ok ? b.metric.operands : [];
+  }
+
   async fetch(ids: readonly PmId[]): Promise<Result> {
     const derived: Array<{ index: number; entry: Entry }> = [];
     ids.forEach((id, index) => {
