@@ -3,7 +3,7 @@
 // Everything here is a pure decision over a request or one whole PDU, so each rule is
 // testable on its own.
 import type { IncomingMessage } from 'node:http';
-import { isPmError, PM_ERR_PERMISSION } from '../src/pcp-core/errors';
+import { EINVAL, isPmError, PM_ERR_PERMISSION, PmError } from '../src/pcp-core/errors';
 import {
   CVERSION,
   PDU_CLIENT_MAX_BYTES,
@@ -27,10 +27,13 @@ import {
 import { decodeCreds } from '../src/pcp-core/pdu/creds-pdu';
 import { decodePdu } from '../src/pcp-core/pdu/decode-any';
 import type { Pdu } from '../src/pcp-core/pdu/pdu-buffer';
-import { BRIDGE_PATH, formatTargetSpec, parseTargetSpec, type TargetSpec } from '../src/pcp-core/pdu/target-spec';
+import { BRIDGE_PATH, formatHostPort, formatTargetSpec, parseTargetSpec, type TargetSpec } from '../src/pcp-core/pdu/target-spec';
 
 export interface BridgePolicy {
-  /** Allowed targets in canonical form (target-spec.ts); the first is the default. */
+  /**
+   * Allowed targets in canonical form (target-spec.ts), or `*@PROXY:PORT` for any pmcd
+   * behind that pmproxy; the first plain target is the default.
+   */
   readonly targets: readonly string[];
   /** Origins allowed besides the server's own (scheme://host[:port]). */
   readonly origins: readonly string[];
@@ -40,10 +43,37 @@ export interface BridgePolicy {
   readonly maxPduBytes: number;
 }
 
+/**
+ * `*@PROXY[:PORT]` allows any pmcd that pmproxy relays to: the bridge itself still connects
+ * only to that pmproxy, and which hosts pmproxy reaches is pmproxy's own policy.
+ */
+const ANY_BEHIND = '*@';
+
+/** The canonical allow-list entry for `text`: a target, or `*@PROXY:PORT`. */
+function canonicalEntry(text: string): string {
+  const t = text.trim();
+  if (!t.startsWith(ANY_BEHIND)) return formatTargetSpec(parseTargetSpec(t));
+  const proxy = parseTargetSpec(`any@${t.slice(ANY_BEHIND.length)}`).proxy;
+  if (!proxy) throw new PmError(EINVAL, `bad target '${text}' (expected *@PROXY[:PORT])`, text);
+  return ANY_BEHIND + formatHostPort(proxy);
+}
+
 export function makePolicy(options: { targets?: readonly string[]; origins?: readonly string[]; allowStore?: boolean; maxPduBytes?: number }): BridgePolicy {
-  const targets = (options.targets && options.targets.length > 0 ? options.targets : ['localhost:44321']).map((t) => formatTargetSpec(parseTargetSpec(t)));
+  const targets = (options.targets && options.targets.length > 0 ? options.targets : ['localhost:44321']).map(canonicalEntry);
   const origins = (options.origins ?? []).map((o) => new URL(o).origin);
   return { targets: [...new Set(targets)], origins, allowStore: options.allowStore ?? false, maxPduBytes: options.maxPduBytes ?? PDU_CLIENT_MAX_BYTES };
+}
+
+/** Whether the canonical target `name` is allowed: listed itself, or behind a `*@` pmproxy. */
+function allowed(name: string, policy: BridgePolicy): boolean {
+  if (policy.targets.includes(name)) return true;
+  const proxy = parseTargetSpec(name).proxy;
+  return proxy !== undefined && policy.targets.includes(ANY_BEHIND + formatHostPort(proxy));
+}
+
+/** The target used when a request names none: the first entry that is a target itself. */
+export function defaultTarget(policy: BridgePolicy): string | undefined {
+  return policy.targets.find((t) => !t.startsWith(ANY_BEHIND));
 }
 
 /** Why an upgrade is refused: the HTTP status and a short reason (also logged). */
@@ -86,9 +116,9 @@ export function chooseTarget(req: IncomingMessage, policy: BridgePolicy): { targ
   const given = [...url.searchParams.getAll('target'), ...url.searchParams.getAll('host')];
   if (given.length > 1) return { status: 400, reason: 'give one target' };
   const asked = given[0] ?? null;
-  const name = asked === null ? policy.targets[0] : canonical(asked);
-  if (name === undefined) return { status: 400, reason: `bad target '${asked ?? ''}'` };
-  if (!policy.targets.includes(name)) return { status: 403, reason: `target '${name}' is not on the bridge's list` };
+  const name = asked === null ? defaultTarget(policy) : canonical(asked);
+  if (name === undefined) return { status: 400, reason: asked === null ? 'give a target (the bridge has no default)' : `bad target '${asked}'` };
+  if (!allowed(name, policy)) return { status: 403, reason: `target '${name}' is not on the bridge's list` };
   return { target: parseTargetSpec(name), name };
 }
 

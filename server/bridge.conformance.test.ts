@@ -1,7 +1,8 @@
 // The bridge in front of the real pmcd 6.0.3, and pmproxy's PCP relay: a LiveContext through
 // ws://…/pmcd reads what pminfo reads; a bridge target of the form pmcd@pmproxy reaches pmcd
 // through pmproxy on 44322 (the bridge runs the relay handshake itself); the same relay works
-// directly over TCP for `-h localhost@localhost`; pmproxy's own port is refused as a target.
+// directly over TCP for `-h localhost@localhost`; a `*@PROXY` entry admits any pmcd behind that
+// pmproxy; pmproxy's own port is refused as a target.
 // The bridge's refusals (a foreign Origin, an oversized client PDU) hold in front of the real
 // pmcd too: nothing of a refused client reaches pmcd, and pmcd serves the next client.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,7 +54,7 @@ describe('the bridge and pmproxy in front of pmcd 6.0.3', () => {
       host: '127.0.0.1',
       root,
       log: (l) => logs.push(l),
-      bridge: { targets: ['localhost:44321', 'localhost:44321@localhost:44322'] },
+      bridge: { targets: ['localhost:44321', 'localhost:44321@localhost:44322', '*@127.0.0.1:44322'] },
     });
     const address = served.server.address();
     origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -89,6 +90,28 @@ describe('the bridge and pmproxy in front of pmcd 6.0.3', () => {
       await viaTcp.close();
     }
     expect(logs.some((l) => l.includes('→ localhost:44321@localhost:44322'))).toBe(true);
+  });
+
+  it('reaches any pmcd behind a *@PROXY entry through that one pmproxy, and only through it', async () => {
+    // pmproxy 6.0.3 relays to IPv4 addresses and localhost: two names of the local pmcd.
+    for (const pmcd of ['127.0.0.1', 'localhost']) {
+      const ctx = await openLiveContext(bridgeUrl(origin, `${pmcd}@127.0.0.1`));
+      try {
+        expect(await ourValues(ctx)).toEqual(await pminfoValues(`${pmcd}@127.0.0.1`));
+      } finally {
+        await ctx.close();
+      }
+      expect(logs.some((l) => l.includes(`→ ${pmcd}:44321@127.0.0.1:44322`))).toBe(true);
+    }
+    // The same pmcd directly, or through pmproxy under another name, is not on the list.
+    for (const target of ['127.0.0.1:44321', 'localhost:44321@[::1]:44322']) {
+      const status = await new Promise<string>((resolve) => {
+        const ws = new WebSocket(bridgeUrl(origin, target), { origin });
+        ws.on('error', (e) => resolve(e.message));
+        ws.on('open', () => resolve('opened'));
+      });
+      expect(status).toBe('Unexpected server response: 403');
+    }
   });
 
   it('admits 20 clients connecting at the same moment (pmcd listens with a backlog of 5)', async () => {

@@ -25,7 +25,7 @@ import type { Transport } from '../src/pcp-core/pdu/transport';
 import { openTcpTransport } from '../src/node/tcp-transport';
 import { ReplyTracker } from './bridge-replies';
 import { ConnectGate } from './connect-gate';
-import { checkClientPdu, checkOrigin, chooseTarget, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_UPSTREAM, makePolicy, type BridgePolicy, type PduVerdict } from './bridge-policy';
+import { checkClientPdu, checkOrigin, chooseTarget, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_UPSTREAM, defaultTarget, makePolicy, type BridgePolicy, type PduVerdict } from './bridge-policy';
 
 export interface BridgeOptions {
   /** Allowed targets, `HOST[:PORT][@PROXY[:PORT]]`; the first is the default. */
@@ -297,7 +297,7 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
       const path = new URL(req.url ?? '/', 'http://bridge').pathname;
       if (path !== BRIDGE_TARGETS_PATH) return false;
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' });
-      res.end(JSON.stringify({ default: policy.targets[0], targets: policy.targets }));
+      res.end(JSON.stringify({ default: defaultTarget(policy) ?? null, targets: policy.targets }));
       return true;
     },
     close() {

@@ -17,7 +17,7 @@ const options: readonly OptionSpec[] = [
     value: true,
     repeat: true,
     arg: 'HOST[:PORT][@PROXY[:PORT]]',
-    help: 'a pmcd the bridge may reach, directly or through pmproxy (repeatable; the first is the default; else $PMDASH_PMCD, comma-separated, else localhost:44321)',
+    help: 'a pmcd the bridge may reach, directly or through pmproxy; *@PROXY[:PORT] admits any pmcd behind that pmproxy (repeatable; the first plain target is the default; else $PMDASH_PMCD, comma-separated, else localhost:44321)',
   },
   { long: 'origin', value: true, repeat: true, arg: 'URL', help: 'another page origin allowed to use the bridge (repeatable; the server’s own origin always is)' },
   { long: 'allow-store', help: 'let bridge clients store metric values (pmstore); off by default' },

@@ -45,7 +45,8 @@ export function parseTargetSpec(text: string): TargetSpec {
   return { ...pmcd, proxy: parseHostPort(parts[1] ?? '', PMPROXY_PORT, text) };
 }
 
-function formatHostPort(h: HostPort): string {
+/** `host:port`, an IPv6 literal in brackets. */
+export function formatHostPort(h: HostPort): string {
   return `${h.host.includes(':') ? `[${h.host}]` : h.host}:${h.port}`;
 }
 
