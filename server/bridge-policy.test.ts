@@ -31,7 +31,9 @@ describe('bridge allow-list', () => {
     expect(defaultTarget(makePolicy({ targets: ['*@relay', 'h2'] }))).toBe('h2:44321');
     const only = makePolicy({ targets: ['*@relay'] });
     expect(defaultTarget(only)).toBeUndefined();
-    expect(chooseTarget(request('/pmcd'), only)).toMatchObject({ status: 400, reason: expect.stringContaining('give a target') });
+    const refused = chooseTarget(request('/pmcd'), only);
+    expect(refused).toMatchObject({ status: 400 });
+    expect('reason' in refused ? refused.reason : '').toContain('give a target');
   });
 
   it('refuses a malformed *@ entry when the policy is made', () => {
