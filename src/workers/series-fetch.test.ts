@@ -5,7 +5,7 @@ import type { Context, ReplayMode } from '../pcp-core/context/context';
 import { PM_ERR_EOL, PmError } from '../pcp-core/errors';
 import { indom, PM_INDOM_NULL, PM_SEM_COUNTER, PM_SEM_INSTANT, PM_TYPE_DOUBLE, PM_TYPE_U64, pmid, type Desc, type PmId, type Result, type Timestamp, type Units } from '../pcp-core/types';
 import { EngineApi } from './engine-api';
-import { fetchSeries, gridRows, msToTimestamp } from './series-fetch';
+import { blockBuffers, fetchSeries, gridRows, msToTimestamp } from './series-fetch';
 
 const NONE: Units = { dimSpace: 0, dimTime: 0, dimCount: 0, scaleSpace: 0, scaleTime: 0, scaleCount: 0 };
 const KBYTE: Units = { ...NONE, dimSpace: 1, scaleSpace: 1 };
@@ -149,6 +149,20 @@ describe('fetchSeries', () => {
     const ctx = fakeContext([bytes], 100);
     const b = await fetchSeries(ctx, { handle: 1, plots: [{ metric: 'disk.all.read_bytes', instances: { kind: 'all' } }], t0Ms: -2000, t1Ms: 2000, stepMs: 1000, rate: true }, 100_000);
     expect([...(b.columns[0]?.values ?? [])]).toEqual([NaN, NaN, NaN, 100, 100]);
+  });
+
+  it('hands over every buffer of a block for transfer: the worker keeps none of them', async () => {
+    const ctx = fakeContext([load, bytes], 100);
+    const b = await fetchSeries(ctx, { handle: 1, plots: [{ metric: 'kernel.all.load', instances: { kind: 'all' } }, { metric: 'disk.all.read_bytes', instances: { kind: 'all' } }], t0Ms: 0, t1Ms: 9000, stepMs: 1000, rate: true });
+    const buffers = blockBuffers(b);
+    // One buffer per column plus the timestamps: no column is a view on a shared buffer.
+    expect(buffers).toHaveLength(b.columns.length + 1);
+    const want = { times: [...b.timestamps], cols: b.columns.map((c) => [...c.values]) };
+    // What Comlink.transfer does across postMessage: the copy arrives, the originals detach.
+    const moved = structuredClone(b, { transfer: buffers });
+    expect(buffers.every((x) => x.byteLength === 0)).toBe(true);
+    expect(b.timestamps.length).toBe(0);
+    expect({ times: [...moved.timestamps], cols: moved.columns.map((c) => [...c.values]) }).toEqual(want);
   });
 
   it('sizes the grid inclusively and refuses nonsense', () => {
