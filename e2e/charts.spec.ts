@@ -1,7 +1,8 @@
 // Charts as a user shapes them: every style chosen in the chart editor (and drawn), the
-// legend hiding, showing and isolating series, a fixed y scale, instance selection by list
-// and by regex, drag-to-zoom and its reset, adding a metric to an existing chart, and the
-// metric browser over an archive of a thousand metrics. Values are checked against pmval.
+// legend hiding, showing and isolating series, a fixed y scale, instance selection by list,
+// by regex and by the editor's pick list, drag-to-zoom and its reset, adding a metric to an
+// existing chart, and the metric browser over an archive of a thousand metrics. Values are
+// checked against pmval.
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { chart, dropFiles, legendNumber, openApp, pmvalAt, position, QA, setIntervalSec, setPosition, source } from './dash';
@@ -148,7 +149,7 @@ test('a fixed y scale typed in the editor is where the y ticks end; auto brings 
   await expect(axis).toHaveAttribute('data-max', auto.max ?? '');
 });
 
-test('instances picked in the browser, then listed and filtered by regex in the editor, are exactly the legend', async ({ page }) => {
+test('instances picked in the browser, then listed, filtered by regex and picked in the editor, are exactly the legend', async ({ page }) => {
   await page.getByTestId('metric-search').fill('disk.dev.read');
   await page.locator('[data-testid="pmns-row"][data-path="disk.dev.read"]').click();
   const details = page.getByTestId('metric-details');
@@ -178,6 +179,48 @@ test('instances picked in the browser, then listed and filtered by regex in the 
   await expect.poll(() => labels(c)).toEqual(['disk.dev.read[sr0]']);
   await kind.selectOption('all');
   await expect.poll(() => labels(c)).toEqual(['disk.dev.read[sda]', 'disk.dev.read[sdb]', 'disk.dev.read[sr0]']);
+
+  // The pick list: the metric's instances as labelled checkboxes, ticked as the selection takes them.
+  const picks = row.getByRole('group', { name: 'pick instances of disk.dev.read' });
+  const box = (n: string): Locator => picks.getByRole('checkbox', { name: n, exact: true });
+  const ticked = (): Promise<string[]> => picks.locator('label').evaluateAll((els) => els.filter((e) => e.querySelector('input')?.checked).map((e) => e.textContent ?? ''));
+  await expect(picks.getByRole('checkbox')).toHaveCount(3);
+  expect(await ticked()).toEqual(['sda', 'sdb', 'sr0']);
+  // Unticking one of all leaves the list of the others, in the typed list too.
+  await box('sdb').uncheck();
+  await expect(kind).toHaveValue('list');
+  await expect(text).toHaveValue('sda, sr0');
+  await expect.poll(() => labels(c)).toEqual(['disk.dev.read[sda]', 'disk.dev.read[sr0]']);
+  await box('sda').uncheck();
+  await box('sr0').uncheck();
+  await expect(text).toHaveValue('');
+  await expect.poll(() => labels(c)).toEqual([]);
+  // Ticked from the keyboard (Tab from the typed list, Space) and by click: exactly those.
+  await text.focus();
+  await page.keyboard.press('Tab');
+  await expect(box('sda')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(box('sdb')).toBeFocused();
+  await page.keyboard.press('Space');
+  await box('sr0').check();
+  await expect(text).toHaveValue('sdb, sr0');
+  await expect.poll(() => labels(c)).toEqual(['disk.dev.read[sdb]', 'disk.dev.read[sr0]']);
+  await expect.poll(() => legendNumber(c, 'disk.dev.read[sdb]')).toBeCloseTo(pmvalAt(ARCH, 'disk.dev.read', OFFSET, 10, 'sdb'), 4);
+  expect(await legendNumber(c, 'disk.dev.read[sr0]')).toBeCloseTo(pmvalAt(ARCH, 'disk.dev.read', OFFSET, 10, 'sr0'), 4);
+  // A typed list ticks its names; a regex ticks what it matches.
+  await text.fill('sda');
+  await expect.poll(ticked).toEqual(['sda']);
+  await expect.poll(() => labels(c)).toEqual(['disk.dev.read[sda]']);
+  await expect.poll(() => legendNumber(c, 'disk.dev.read[sda]')).toBeCloseTo(pmvalAt(ARCH, 'disk.dev.read', OFFSET, 10, 'sda'), 4);
+  await kind.selectOption('not-matching');
+  await text.fill('^sd');
+  await expect.poll(ticked).toEqual(['sr0']);
+  await expect.poll(() => labels(c)).toEqual(['disk.dev.read[sr0]']);
+  // Ticking under a regex makes the list of what it matched plus the one ticked.
+  await box('sda').check();
+  await expect(kind).toHaveValue('list');
+  await expect(text).toHaveValue('sda, sr0');
+  await expect.poll(() => labels(c)).toEqual(['disk.dev.read[sda]', 'disk.dev.read[sr0]']);
 });
 
 test('dragging across a chart zooms the window to the dragged range; "reset zoom" widens it again', async ({ page }) => {

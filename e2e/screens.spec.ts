@@ -41,6 +41,8 @@ test('chart editor', async ({ page }) => {
   await overview(page);
   await chart(page, /Network Interface Bytes/).getByTestId('edit-chart').click();
   await expect(page.getByTestId('chart-editor')).toBeVisible();
+  // Each plot's pick list of instances arrives from the engine after the editor opens.
+  await expect(page.getByTestId('instance-picks')).toHaveCount(2);
   await settled(page);
   await expect(page).toHaveScreenshot('chart-editor.png');
 });

@@ -1,6 +1,7 @@
 // The chart editor (pmchart's Edit Chart dialog, in a side sheet): title, style, legend,
 // y-axis auto or fixed, rate conversion, and the plots — each with its instance selection
-// (all, a pick list, or a regex matching / not matching) and legend. A derived-metric
+// (all, a typed list, or a regex matching / not matching, plus a pick list of the metric's
+// instances as checkboxes showing what the selection takes) and legend. A derived-metric
 // expression can be typed and is validated as you type against the source, showing libpcp's
 // message with a caret under the offending position.
 import { useEffect, useState } from 'react';
@@ -8,6 +9,9 @@ import { asEngineError, getEngine } from '../engine-client';
 import { dash, useDash } from '../store';
 import { CHART_STYLES, type ChartSpec, type PlotSpec } from '../state/model';
 import type { ExpressionCheck, InstanceSelector } from '../../workers/engine-types';
+import { selectedNames, toggledSelector } from './instance-picks';
+
+const NO_INSTANCES: readonly string[] = [];
 
 function selectorText(sel: InstanceSelector): string {
   switch (sel.kind) {
@@ -27,9 +31,41 @@ function makeSelector(kind: InstanceSelector['kind'], text: string): InstanceSel
   }
 }
 
+/**
+ * The instance names of a plot's metric, as the metric browser's details give them (none for
+ * a singular metric, a derived expression, a source not ready, or a failure).
+ */
+function useInstanceNames(plot: PlotSpec): readonly string[] {
+  const handle = useDash((s) => s.sources.find((x) => x.id === plot.sourceId && x.status === 'ready')?.handle);
+  const metric = plot.expr === undefined ? plot.metric : undefined;
+  /** Answers are tagged with the question so a stale one is never shown. */
+  const [got, setGot] = useState<{ key: string; names: readonly string[] } | undefined>();
+  const key = `${handle}|${metric}`;
+  useEffect(() => {
+    if (handle === undefined || metric === undefined) return;
+    let live = true;
+    const asked = `${handle}|${metric}`;
+    getEngine().details(handle, [metric]).then(
+      ([d]) => live && setGot({ key: asked, names: d && !d.error ? [...new Set(d.instances.map((i) => i.name))] : NO_INSTANCES }),
+      () => live && setGot({ key: asked, names: NO_INSTANCES }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [handle, metric]);
+  return got?.key === key ? got.names : NO_INSTANCES;
+}
+
 function PlotRow({ chart, plot }: { chart: ChartSpec; plot: PlotSpec }) {
   const [text, setText] = useState(selectorText(plot.instances));
   const bad = (plot.instances.kind === 'matching' || plot.instances.kind === 'not-matching') && !validRegex(plot.instances.pattern);
+  const names = useInstanceNames(plot);
+  const picked = selectedNames(plot.instances, names);
+  const pick = (name: string, on: boolean): void => {
+    const next = toggledSelector(plot.instances, names, name, on);
+    setText(selectorText(next));
+    dash().changedPlot(chart.id, plot.id, { instances: next });
+  };
   return (
     <li className="plot-row" data-testid="plot-row">
       <code title={plot.expr ?? plot.metric}>{plot.expr ? `${plot.metric} = ${plot.expr}` : plot.metric}</code>
@@ -41,6 +77,16 @@ function PlotRow({ chart, plot }: { chart: ChartSpec; plot: PlotSpec }) {
       </select>
       {plot.instances.kind !== 'all' && (
         <input className={bad ? 'bad' : ''} aria-label="instance names or regex" value={text} onChange={(e) => { setText(e.target.value); dash().changedPlot(chart.id, plot.id, { instances: makeSelector(plot.instances.kind, e.target.value) }); }} />
+      )}
+      {names.length > 0 && (
+        <div className="picks" role="group" aria-label={`pick instances of ${plot.metric}`} data-testid="instance-picks">
+          {names.map((n) => (
+            <label key={n} title={n}>
+              <input type="checkbox" checked={picked.has(n)} onChange={(e) => pick(n, e.target.checked)} />
+              {n}
+            </label>
+          ))}
+        </div>
       )}
       <input aria-label="legend" placeholder="legend (%i %m …)" value={plot.legend ?? ''} onChange={(e) => dash().changedPlot(chart.id, plot.id, { legend: e.target.value || undefined })} />
       <input type="color" aria-label="colour" value={plot.color ?? '#808080'} onChange={(e) => dash().changedPlot(chart.id, plot.id, { color: e.target.value })} />
