@@ -100,3 +100,14 @@ export function pmvalAt(archive: string, metric: string, offsetSec: number, inte
   const v = cells[cells.length - 1] ?? '';
   return /^[-+0-9.eE]+$/.test(v) ? Number(v) : NaN;
 }
+
+/** The bundled demo archive's host and ctime-style start/end (whole seconds) as pmdumplog -L prints them. */
+export function demoLabel(): { host: string; start: string; end: string } {
+  const out = execFileSync('pmdumplog', ['-L', '-Z', 'UTC', 'public/demo/pmdash-demo'], { encoding: 'utf8' });
+  const host = /^Performance metrics from host (.*)$/m.exec(out)?.[1];
+  const start = /^\s+commencing (.*)$/m.exec(out)?.[1];
+  const end = /^\s+ending\s+(.*)$/m.exec(out)?.[1];
+  if (!host || !start || !end) throw new Error(`unexpected pmdumplog -L output:\n${out}`);
+  const whole = (t: string): string => t.replace(/\.\d+/, '');
+  return { host, start: whole(start), end: whole(end) };
+}

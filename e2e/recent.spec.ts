@@ -1,8 +1,10 @@
 // Recent dashboards (issue 8): a dashboard the user changed is remembered by the browser; a
 // fresh page of the same browser lists it under Views → Recent dashboards, and picking it
-// brings back the same tabs, charts and time.
+// brings back the same tabs, charts and time. Recent sources: archive URLs and live hosts
+// that opened are listed in the sources panel of a fresh page, open again from there, and
+// stay forgotten once removed.
 import { expect, test } from '@playwright/test';
-import { position, setIntervalSec, setPosition } from './dash';
+import { demoLabel, openApp, position, setIntervalSec, setPosition, source } from './dash';
 import { chartsShown, menu, openDemo, settled, tabLabels } from './menus';
 
 test('a changed dashboard is listed in a fresh page and reopens as it was', async ({ page, context }) => {
@@ -46,4 +48,71 @@ test('a changed dashboard is listed in a fresh page and reopens as it was', asyn
   expect(await chartsShown(fresh)).toEqual(want.charts);
   await expect(fresh.getByTestId('interval')).toHaveValue('5');
   await expect(fresh.getByLabel('interval unit')).toHaveValue('sec');
+});
+
+test('opened archive URLs and live hosts are listed in a fresh page, reopen from there and can be removed', async ({ page, context, baseURL }) => {
+  const demoUrl = `${baseURL}/demo/pmdash-demo`;
+  await openApp(page, '?empty');
+  // A fresh browser remembers nothing, and the panel shows no Recent list.
+  await expect(page.getByTestId('recent-sources')).toHaveCount(0);
+  await page.getByTestId('url-input').fill(demoUrl);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(source(page, 'pmdash-demo')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await page.getByTestId('host-input').fill('localhost');
+  await page.getByTestId('connect-host').click();
+  await expect(source(page, 'localhost')).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+  // Both are open in this page, so it offers neither again.
+  await expect(page.getByTestId('recent-sources')).toHaveCount(0);
+  await page.close();
+
+  // A fresh page of the same browser lists both, newest first, each with its kind.
+  const fresh = await context.newPage();
+  await openApp(fresh, '?empty');
+  await expect(fresh.getByTestId('source')).toHaveCount(0);
+  const recent = fresh.getByTestId('recent-source');
+  await expect(recent).toHaveCount(2);
+  await expect(recent.nth(0)).toHaveAttribute('data-kind', 'live');
+  await expect(recent.nth(0)).toHaveAttribute('data-target', 'localhost');
+  await expect(recent.nth(0)).toContainText('LIVE');
+  await expect(recent.nth(1)).toHaveAttribute('data-kind', 'url');
+  await expect(recent.nth(1)).toHaveAttribute('data-target', demoUrl);
+  await expect(recent.nth(1)).toContainText('ARCHIVE');
+  await expect(recent.nth(1)).toContainText('pmdash-demo');
+  const archive = fresh.getByRole('button', { name: `Open archive URL ${demoUrl}`, exact: true });
+  const live = fresh.getByRole('button', { name: 'Connect to live host localhost', exact: true });
+  await expect(archive).toBeVisible();
+  await expect(live).toBeVisible();
+
+  // The archive entry opens the archive, as typing its URL would.
+  await archive.click();
+  await expect(source(fresh, 'pmdash-demo')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  const label = demoLabel();
+  await expect(fresh.getByTestId('headline-host')).toHaveText(label.host);
+  await expect(fresh.getByTestId('headline-span')).toHaveText(`${label.start} – ${label.end}`);
+  // Open now, so no longer offered; the live host still is.
+  await expect(archive).toHaveCount(0);
+  await expect(recent).toHaveCount(1);
+
+  // The live entry is reached from the host field's button with Tab and connects with Enter.
+  await fresh.getByTestId('connect-host').focus();
+  await fresh.keyboard.press('Tab');
+  await expect(live).toBeFocused();
+  await fresh.keyboard.press('Enter');
+  await expect(source(fresh, 'localhost').getByTestId('connection')).toHaveAttribute('data-state', 'connected', { timeout: 30_000 });
+  await expect(fresh.getByTestId('recent-sources')).toHaveCount(0);
+  await fresh.close();
+
+  // ✕ forgets an entry, and it stays forgotten after a reload.
+  const third = await context.newPage();
+  await openApp(third, '?empty');
+  await expect(third.getByTestId('recent-source')).toHaveCount(2);
+  await third.getByRole('button', { name: `Remove archive URL ${demoUrl} from recent sources`, exact: true }).click();
+  await expect(third.getByTestId('recent-source')).toHaveCount(1);
+  await expect(third.getByTestId('recent-source')).toHaveAttribute('data-target', 'localhost');
+  await third.reload();
+  await expect(third.getByTestId('time-bar')).toBeVisible();
+  await expect(third.getByTestId('recent-source')).toHaveCount(1);
+  await expect(third.getByTestId('recent-source')).toHaveAttribute('data-kind', 'live');
+  await expect(third.getByTestId('recent-source')).toHaveAttribute('data-target', 'localhost');
+  await expect(third.getByRole('button', { name: `Open archive URL ${demoUrl}`, exact: true })).toHaveCount(0);
 });

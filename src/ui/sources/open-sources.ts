@@ -9,6 +9,7 @@ import type { SourceOrigin } from '../state/model';
 import { addOverviewIfEmpty } from '../views/overview';
 import { isViewBlob, openViewText } from '../views/view-actions';
 import { delayedProgress, toOpenProgress } from './delayed-progress';
+import { rememberSource } from './recent-sources';
 
 /** Progress is shown only for opens slower than this (the brief's ~200 ms). */
 const PROGRESS_DELAY_MS = 200;
@@ -24,6 +25,9 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string): P
     const summary = await getEngine().open(spec, onProgress);
     progress.stop();
     dash().finishedOpening(id, summary);
+    // Archive URLs and live hosts are remembered for the panel's Recent list once they open;
+    // files are not (a page cannot reopen them from the user's disk: recent-sources.ts).
+    if (origin.kind !== 'files') rememberSource(origin);
     if (summary.kind === 'live') {
       dash().connectionChanged(id, { state: 'connected' });
       await getEngine().watchConnection(summary.handle, remoteCallback((c: ConnectionStatus) => dash().connectionChanged(id, c)));

@@ -1,6 +1,7 @@
 // The sources panel: every archive or host with its status, progress bar, time span and any
-// error (per file), plus the ways to open more: file picker (files or a folder) and URL.
-import { useRef, useState } from 'react';
+// error (per file), plus the ways to open more: file picker (files or a folder), URL, live
+// host, and the recent archive URLs and hosts this browser remembers (recent-sources.ts).
+import { useId, useRef, useState, useSyncExternalStore } from 'react';
 import { describeError } from '../engine-client';
 import { dash, useDash } from '../store';
 import type { SourceEntry } from '../state/model';
@@ -8,6 +9,7 @@ import { formatCtime, type DisplayZone } from '../time/zone';
 import { bridgeUrlFor, PMCD_PORT } from './bridge-url';
 import { closeSource, openFiles, openLive, openUrl } from './open-sources';
 import { readPicked } from './read-drop';
+import { forgetSource, recentSources, recentTarget, subscribeRecentSources, type RecentSource } from './recent-sources';
 
 function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zone: DisplayZone }) {
   const sum = s.summary;
@@ -48,6 +50,46 @@ function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zon
   );
 }
 
+/** Opens a remembered source the way typing it in the fields above would. */
+function reopen(r: RecentSource): void {
+  if (r.kind === 'url') void openUrl(r.url);
+  else void openLive(r.host, bridgeUrlFor(r.host));
+}
+
+/**
+ * The remembered archive URLs and live hosts that are not open in this page (those are in
+ * the list above; a failed or closed one is offered again). Nothing is shown when there is
+ * nothing to offer, as in a fresh browser.
+ */
+function RecentSources({ sources }: { sources: readonly SourceEntry[] }) {
+  const recent = useSyncExternalStore(subscribeRecentSources, recentSources, recentSources);
+  const titleId = useId();
+  const open = new Set(sources.filter((s) => s.status === 'ready' || s.status === 'opening').map((s) => s.origin.kind === 'url' ? `url ${s.origin.url}` : s.origin.kind === 'live' ? `live ${s.origin.host}` : ''));
+  const shown = recent.filter((r) => !open.has(`${r.kind} ${recentTarget(r)}`));
+  if (shown.length === 0) return null;
+  return (
+    <div className="recent-sources" data-testid="recent-sources">
+      <div className="recent-sources-title" id={titleId}>Recent</div>
+      <ul aria-labelledby={titleId}>
+        {shown.map((r) => {
+          const target = recentTarget(r);
+          const what = r.kind === 'url' ? 'archive URL' : 'live host';
+          const name = r.kind === 'url' ? target.replace(/\/+$/, '').split('/').pop() || target : target;
+          return (
+            <li key={`${r.kind} ${target}`} className="recent-source" data-testid="recent-source" data-kind={r.kind} data-target={target}>
+              <button type="button" className="recent-open" aria-label={`${r.kind === 'url' ? 'Open' : 'Connect to'} ${what} ${target}`} title={`${what} ${target}, last opened ${new Date(r.savedMs).toLocaleString()}`} onClick={() => reopen(r)}>
+                <span className={`source-kind ${r.kind}`}>{r.kind === 'url' ? 'ARCHIVE' : 'LIVE'}</span>
+                <span className="recent-name">{name}</span>
+              </button>
+              <button type="button" className="small" data-testid="forget-recent-source" aria-label={`Remove ${what} ${target} from recent sources`} title="Remove from recent sources" onClick={() => forgetSource(r)}>✕</button>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
 export function SourceList({ zone }: { zone: DisplayZone }) {
   const sources = useDash((s) => s.sources);
   const current = useDash((s) => s.currentSourceId);
@@ -73,6 +115,7 @@ export function SourceList({ zone }: { zone: DisplayZone }) {
         <input placeholder="pmcd host" aria-label="pmcd host" data-testid="host-input" value={host} onChange={(e) => setHost(e.target.value)} />
         <button type="submit" data-testid="connect-host">Connect live</button>
       </form>
+      <RecentSources sources={sources} />
       <p className="hint">…or drop archive files or folders anywhere on the page.</p>
     </div>
   );
