@@ -18,6 +18,8 @@ export const STRIP_BOTTOM = 26;
 /** The fixed y axis gutter and right margin around the scrolling strip (CSS px). */
 export const PLOT_LEFT = 64;
 export const PLOT_RIGHT = 18;
+/** Room for one time label ("12:06:00" and a wide gap) on the x axis (CSS px). */
+const LABEL_PX = 160;
 
 export interface OptionInput {
   readonly data: ChartData;
@@ -29,6 +31,8 @@ export interface OptionInput {
   readonly r1Ms: number;
   /** The visible span, which picks the tick label format. */
   readonly spanMs: number;
+  /** The visible plot area's width (CSS px), which sets how many time labels fit. */
+  readonly plotWidthPx: number;
   /** Axis and outline colours of the theme (light when absent). */
   readonly colors?: ChartColors;
 }
@@ -101,9 +105,10 @@ export function buildOption(input: OptionInput): ChartOption {
       type: 'time',
       min: shiftMs(input.r0Ms, zone),
       max: shiftMs(input.r1Ms, zone),
-      // As many ticks per visible width as a chart as wide as the window would get.
-      splitNumber: Math.max(1, Math.round((5 * (input.r1Ms - input.r0Ms)) / input.spanMs)),
-      axisLabel: { formatter: tickFormatter(input.spanMs), color: c.axisText },
+      // About one label per LABEL_PX of the visible plot width, over the whole strip, so a
+      // narrow chart (the editor open, a small window) does not crowd its labels.
+      splitNumber: Math.max(1, Math.round((Math.max(1, input.plotWidthPx / LABEL_PX) * (input.r1Ms - input.r0Ms)) / input.spanMs)),
+      axisLabel: { formatter: tickFormatter(input.spanMs), color: c.axisText, hideOverlap: true },
       splitLine: { show: true, lineStyle: { color: c.splitLine } },
     },
     yAxis: {

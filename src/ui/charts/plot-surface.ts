@@ -190,7 +190,7 @@ export class PlotSurface implements FrameClient {
     const pxPerMs = plotWidth / (w1 - w0);
     const widthPx = Math.max(1, Math.round((r1 - r0) * pxPerMs));
     const y = yAxisScale(c.data.series, c.style, c.yScale);
-    this.canvas.render(buildOption({ data: c.data, style: c.style, y, zone: c.zone, r0Ms, r1Ms, spanMs: span, colors: c.colors }), widthPx, this.heightPx);
+    this.canvas.render(buildOption({ data: c.data, style: c.style, y, zone: c.zone, r0Ms, r1Ms, spanMs: span, plotWidthPx: plotWidth, colors: c.colors }), widthPx, this.heightPx);
     this.strip.style.width = `${widthPx}px`;
     this.drawn = { content: c, r0, r1, widthPx, pxPerMs, heightPx: this.heightPx };
     // What the canvas now shows, for tests and tools (the spec may be ahead of the drawing).
