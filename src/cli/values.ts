@@ -21,7 +21,7 @@ import { optFlag, optList, optString, parseArgs, UsageError, type OptionSpec } f
 import type { Command, CommandIo } from './command';
 import { applyDerivedConfig as applyDerivedConfigs } from './derived-cli';
 import { TableBuilder, jsonHeader, jsonSampleFormatter } from './values-format';
-import { isRateConverted, sampleValues, type SampledMetric, type SamplingPlan } from './values-sampler';
+import { isRateConverted, sampleBatches, type SampledMetric, type SamplingPlan } from './values-sampler';
 import { archiveZone, localZone, parseIntervalNs, parseValuesWindow, zoneFormatter } from './values-time';
 import { Zone } from '../pcp-core/time';
 
@@ -205,13 +205,15 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
       batch = '';
       if (io.drain) await io.drain();
     };
-    for await (const s of sampleValues(ctx, metrics, pmids, plan)) {
-      if (json) {
-        batch += jsonSample(s) + '\n';
-        // Live sources print each sample as it comes; archives in 64 KB batches.
-        if (!plan.archive || batch.length >= 65536) await flush();
-      } else {
-        table?.add(s);
+    for await (const samples of sampleBatches(ctx, metrics, pmids, plan)) {
+      for (const s of samples) {
+        if (json) {
+          batch += jsonSample(s) + '\n';
+          // Live sources print each sample as it comes; archives in 64 KB batches.
+          if (!plan.archive || batch.length >= 65536) await flush();
+        } else {
+          table?.add(s);
+        }
       }
     }
     await flush();
