@@ -32,14 +32,29 @@ export function jsonHeader(metrics: readonly SampledMetric[]): string {
   return `{"kind":"header","metrics":{${parts.join(',')}}}`;
 }
 
-export function jsonSample(metrics: readonly SampledMetric[], s: Sample): string {
-  const parts = metrics.map((m, j) => {
-    const vals = (s.values[j] ?? []).map(([inst, v]) => `${JSON.stringify(m.instName(inst))}:${jsonValue(v)}`);
-    // A singular metric always has its one "" entry: null when the fetch returned no value.
-    if (vals.length === 0 && m.desc.indom === PM_INDOM_NULL) vals.push('"":null');
-    return `${JSON.stringify(m.name)}:{${vals.join(',')}}`;
-  });
-  return `{"kind":"sample","time":${JSON.stringify(formatIsoUtc(s.time))},"values":{${parts.join(',')}}}`;
+/** One sample's JSON line; per metric, its quoted name and instance names are built once. */
+export function jsonSampleFormatter(metrics: readonly SampledMetric[]): (s: Sample) => string {
+  const names = metrics.map((m) => JSON.stringify(m.name));
+  const quoted = metrics.map(() => new Map<number, string>());
+  return (s) => {
+    let out = `{"kind":"sample","time":${JSON.stringify(formatIsoUtc(s.time))},"values":{`;
+    for (let j = 0; j < metrics.length; j++) {
+      const m = metrics[j];
+      if (j > 0) out += ',';
+      out += names[j] + ':{';
+      const vals = s.values[j] ?? [];
+      for (let k = 0; k < vals.length; k++) {
+        const [inst, v] = vals[k];
+        let q = quoted[j].get(inst);
+        if (q === undefined) quoted[j].set(inst, (q = JSON.stringify(m.instName(inst))));
+        out += (k > 0 ? ',' : '') + q + ':' + jsonValue(v);
+      }
+      // A singular metric always has its one "" entry: null when the fetch returned no value.
+      if (vals.length === 0 && m.desc.indom === PM_INDOM_NULL) out += '"":null';
+      out += '}';
+    }
+    return out + '}}';
+  };
 }
 
 /** C's "%.3E" (two-digit exponent at least). */
@@ -76,50 +91,136 @@ export interface TableInfo {
   readonly raw: boolean;
 }
 
-/** The whole table for a finished run (columns are known once every sample is in). */
-export function formatTable(metrics: readonly SampledMetric[], samples: readonly Sample[], info: TableInfo, formatTime: (t: Timestamp) => string): string {
-  const lines: string[] = [];
-  lines.push(`source:    ${info.source}`);
-  lines.push(`host:      ${info.host}`);
-  if (info.intervalSec !== undefined) lines.push(`interval:  ${info.intervalSec.toFixed(2)} sec`);
-  lines.push(`time zone: ${info.timeLabel}`);
-  for (const m of metrics) {
-    lines.push(`metric:    ${m.name}  [${formatSem(m.desc.sem)}, ${formatType(m.desc.type)}]  units: ${pmvalUnitsText(m.desc, info.raw || !m.rate)}`);
+/**
+ * Builds the table sample by sample: each sample's cells are formatted as it arrives and kept
+ * as flat (column, text) entries, so a long run retains two strings per value rather than
+ * its Sample objects (which made every young-generation GC copy them). Columns are every
+ * (metric, instance) seen, in order of first appearance within each metric.
+ */
+export class TableBuilder {
+  /** Per metric: instance id → column within the metric, in order of first appearance. */
+  private readonly colOf: Map<number, number>[];
+  private readonly colInst: number[][];
+  private readonly floating: boolean[];
+  private readonly times: string[] = [];
+  /** Row k's entries are [rowStart[k], rowStart[k+1]) of entryMetric/entryCol/entryText. */
+  private rowStart = new Int32Array(1024);
+  private entryMetric = new Int32Array(4096);
+  private entryCol = new Int32Array(4096);
+  private readonly entryText: string[] = [];
+  private rows = 0;
+  private entries = 0;
+
+  constructor(
+    private readonly metrics: readonly SampledMetric[],
+    private readonly formatTime: (t: Timestamp) => string,
+  ) {
+    this.colOf = metrics.map(() => new Map<number, number>());
+    this.colInst = metrics.map((): number[] => []);
+    this.floating = metrics.map((m) => m.rate || m.desc.type === 4 || m.desc.type === 5);
   }
-  lines.push('');
-  // Columns: every (metric, instance) seen, in order of first appearance.
-  const cols: { m: number; inst: number }[] = [];
-  const seen = new Set<string>();
-  for (const s of samples) {
-    s.values.forEach((vals, m) => {
-      for (const [inst] of vals) {
-        const key = `${m}:${inst}`;
-        if (!seen.has(key)) {
-          seen.add(key);
-          cols.push({ m, inst });
+
+  add(s: Sample): void {
+    if (this.rows + 2 > this.rowStart.length) this.rowStart = grow(this.rowStart);
+    this.times.push(this.formatTime(s.time));
+    for (let j = 0; j < this.metrics.length; j++) {
+      const vals = s.values[j];
+      if (!vals) continue;
+      const colOf = this.colOf[j];
+      for (const [inst, v] of vals) {
+        let c = colOf.get(inst);
+        if (c === undefined) {
+          c = this.colInst[j].length;
+          colOf.set(inst, c);
+          this.colInst[j].push(inst);
         }
+        if (this.entries === this.entryCol.length) {
+          this.entryMetric = grow(this.entryMetric);
+          this.entryCol = grow(this.entryCol);
+        }
+        this.entryMetric[this.entries] = j;
+        this.entryCol[this.entries++] = c;
+        this.entryText.push(cell(v, this.floating[j]));
+      }
+    }
+    this.rowStart[++this.rows] = this.entries;
+  }
+
+  /** The whole table (columns are known once every sample is in). */
+  finish(info: TableInfo): string {
+    const metrics = this.metrics;
+    const lines: string[] = [];
+    lines.push(`source:    ${info.source}`);
+    lines.push(`host:      ${info.host}`);
+    if (info.intervalSec !== undefined) lines.push(`interval:  ${info.intervalSec.toFixed(2)} sec`);
+    lines.push(`time zone: ${info.timeLabel}`);
+    for (const m of metrics) {
+      lines.push(`metric:    ${m.name}  [${formatSem(m.desc.sem)}, ${formatType(m.desc.type)}]  units: ${pmvalUnitsText(m.desc, info.raw || !m.rate)}`);
+    }
+    lines.push('');
+    // Global column numbers: each metric's columns in turn; a metric never seen keeps one
+    // empty column (instance NaN: no name, every cell "?").
+    const base: number[] = [];
+    const head1: string[] = [];
+    const head2: string[] = [];
+    metrics.forEach((m, j) => {
+      base.push(head1.length);
+      const insts = this.colInst[j].length > 0 ? this.colInst[j] : [Number.NaN];
+      for (const inst of insts) {
+        head1.push(m.name);
+        head2.push(Number.isNaN(inst) || inst === -1 ? '' : m.instName(inst));
       }
     });
+    const ncols = head1.length;
+    const rows = this.rows;
+    const widths = head1.map((h, i) => Math.max(h.length, head2[i].length, rows > 0 ? 1 : 0));
+    // A row shows an instance's first value only (a set could name an instance twice).
+    const global = new Int32Array(this.entries);
+    const stamp = new Int32Array(ncols).fill(-1);
+    for (let k = 0; k < rows; k++) {
+      for (let e = this.rowStart[k]; e < this.rowStart[k + 1]; e++) {
+        const c = (global[e] = base[this.entryMetric[e]] + this.entryCol[e]);
+        if (stamp[c] === k) continue;
+        stamp[c] = k;
+        const len = this.entryText[e].length;
+        if (len > widths[c]) widths[c] = len;
+      }
+    }
+    let tw = 4;
+    for (const t of this.times) if (t.length > tw) tw = t.length;
+    const line = (first: string, cells: readonly string[]): string => {
+      let out = first.padEnd(tw);
+      for (let i = 0; i < ncols; i++) out += '  ' + cells[i].padStart(widths[i]);
+      return out.trimEnd();
+    };
+    lines.push(line('', head1));
+    if (head2.some((h) => h !== '')) lines.push(line('', head2));
+    // One row's cells, reused: "?" unless the sample has the instance.
+    const cur = new Array<string>(ncols);
+    stamp.fill(-1);
+    for (let k = 0; k < rows; k++) {
+      for (let e = this.rowStart[k]; e < this.rowStart[k + 1]; e++) {
+        const c = global[e];
+        if (stamp[c] === k) continue;
+        stamp[c] = k;
+        cur[c] = this.entryText[e];
+      }
+      for (let c = 0; c < ncols; c++) if (stamp[c] !== k) cur[c] = '?';
+      lines.push(line(this.times[k], cur));
+    }
+    return lines.join('\n') + '\n';
   }
-  metrics.forEach((m, j) => {
-    if (!cols.some((c) => c.m === j)) cols.push({ m: j, inst: Number.NaN });
-  });
-  cols.sort((a, b) => a.m - b.m);
-  const head1 = cols.map((c) => (metrics[c.m]).name);
-  const head2 = cols.map((c) => (Number.isNaN(c.inst) || c.inst === -1 ? '' : (metrics[c.m]).instName(c.inst)));
-  const rows = samples.map((s) =>
-    cols.map((c) => {
-      const m = metrics[c.m];
-      const hit = (s.values[c.m] ?? []).find(([inst]) => inst === c.inst);
-      return cell(hit?.[1], m.rate || m.desc.type === 4 || m.desc.type === 5);
-    }),
-  );
-  const times = samples.map((s) => formatTime(s.time));
-  const tw = Math.max(4, ...times.map((t) => t.length));
-  const widths = cols.map((_, i) => Math.max(head1[i].length, head2[i].length, ...rows.map((r) => r[i].length)));
-  const line = (first: string, cells: readonly string[]): string => [first.padEnd(tw), ...cells.map((c, i) => c.padStart(widths[i]))].join('  ').trimEnd();
-  lines.push(line('', head1));
-  if (head2.some((h) => h !== '')) lines.push(line('', head2));
-  rows.forEach((r, k) => lines.push(line(times[k], r)));
-  return lines.join('\n') + '\n';
+}
+
+function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/** The whole table for a finished run. */
+export function formatTable(metrics: readonly SampledMetric[], samples: readonly Sample[], info: TableInfo, formatTime: (t: Timestamp) => string): string {
+  const t = new TableBuilder(metrics, formatTime);
+  for (const s of samples) t.add(s);
+  return t.finish(info);
 }

@@ -9,7 +9,7 @@ import { PM_MODE_INTERP, type Context } from '../pcp-core/context/context';
 import { PM_ERR_EOL, isPmError } from '../pcp-core/errors';
 import { pmvalDelta, pmvalRate, pmvalTimeScale } from '../pcp-core/rate';
 import { timestampToReal } from '../pcp-core/time/timestamp';
-import type { AtomValue, Desc, PmId, Result, Timestamp } from '../pcp-core/types';
+import type { AtomValue, Desc, PmId, Result, Timestamp, ValueSet } from '../pcp-core/types';
 import { PM_SEM_COUNTER, isNumericType, sameEpoch } from '../pcp-core/types';
 import { toDouble } from '../pcp-core/values';
 
@@ -53,49 +53,69 @@ function rawOutput(v: AtomValue, type: number): SampleValue {
 
 /** pmval's sampling: yields every sample (the caller writes them as they come). */
 export async function* sampleValues(ctx: Context, metrics: readonly SampledMetric[], pmids: readonly PmId[], plan: SamplingPlan): AsyncGenerator<Sample> {
+  for await (const batch of sampleBatches(ctx, metrics, pmids, plan)) yield* batch;
+}
+
+/** Samples per batch when replaying an archive (live sources yield each sample alone). */
+const ARCHIVE_BATCH = 256;
+
+/**
+ * sampleValues in batches: on an archive, up to ARCHIVE_BATCH samples per yield, so a long
+ * replay does not pay two generator round trips per sample; live, every sample at once.
+ */
+export async function* sampleBatches(ctx: Context, metrics: readonly SampledMetric[], pmids: readonly PmId[], plan: SamplingPlan): AsyncGenerator<Sample[]> {
   if (plan.archive) ctx.setMode(PM_MODE_INTERP, plan.origin, plan.deltaNs);
   const scales = metrics.map((m) => pmvalTimeScale(m.desc));
+  const limit = plan.archive ? ARCHIVE_BATCH : 1;
   let prev: Result | undefined;
   const finish = plan.finish ? timestampToReal(plan.finish) : Infinity;
+  let batch: Sample[] = [];
   for (let k = 0; plan.samples === undefined || k < plan.samples; k++) {
     if (!plan.archive && k > 0) await new Promise((r) => setTimeout(r, Number(plan.deltaNs / 1_000_000n)));
     let result: Result;
     try {
       result = await ctx.fetch(pmids);
     } catch (e) {
-      if (isPmError(e) && e.code === PM_ERR_EOL) return;
+      if (isPmError(e) && e.code === PM_ERR_EOL) break;
+      // The samples before the failure go out first, as they would one by one.
+      if (batch.length > 0) yield batch;
       throw e;
     }
-    if (timestampToReal(result.timestamp) > finish) return;
+    if (timestampToReal(result.timestamp) > finish) break;
     // A live context that reconnected since the previous sample: no rate across the two
     // connections (Result.epoch), as pmval, whose fetch fails first, never makes one.
     if (prev && !sameEpoch(prev, result)) prev = undefined;
-    const values = metrics.map((m, j) => {
+    const values: (readonly [number, SampleValue])[][] = [];
+    for (let j = 0; j < metrics.length; j++) {
+      const m = metrics[j];
       const set = result.sets[j];
       const out: [number, SampleValue][] = [];
-      if (!set || set.numval <= 0) return out;
-      for (let i = 0; i < set.numval; i++) {
-        const inst = set.inst[i];
-        const v = set.values[i];
-        if (!m.rate) {
-          out.push([inst, rawOutput(v, m.desc.type)]);
-          continue;
-        }
-        out.push([inst, rateOf(m, j, inst, v, prev, result, scales[j], plan.counterWrap)]);
+      values.push(out);
+      if (!set || set.numval <= 0) continue;
+      if (!m.rate) {
+        for (let i = 0; i < set.numval; i++) out.push([set.inst[i], rawOutput(set.values[i], m.desc.type)]);
+        continue;
       }
-      return out;
-    });
-    yield { time: result.timestamp, values };
+      const pset = prev?.sets[j];
+      // The interval is the same for every instance: computed once per metric and sample.
+      const delta = prev && pset && pset.numval > 0 ? pmvalDelta(scales[j], prev.timestamp, result.timestamp) : 0;
+      for (let i = 0; i < set.numval; i++) {
+        out.push([set.inst[i], pset && pset.numval > 0 ? rateOf(m, pset, set.inst[i], set.values[i], delta, plan.counterWrap) : null]);
+      }
+    }
+    batch.push({ time: result.timestamp, values });
     prev = result;
+    if (batch.length >= limit) {
+      yield batch;
+      batch = [];
+    }
   }
+  if (batch.length > 0) yield batch;
 }
 
-function rateOf(m: SampledMetric, j: number, inst: number, v: AtomValue, prev: Result | undefined, cur: Result, scale: number, wrap: boolean): number | null {
-  const pset = prev?.sets[j];
-  if (!prev || !pset || pset.numval <= 0) return null;
+function rateOf(m: SampledMetric, pset: ValueSet, inst: number, v: AtomValue, delta: number, wrap: boolean): number | null {
   const k = pset.inst.indexOf(inst);
   if (k < 0) return null;
-  const delta = pmvalDelta(scale, prev.timestamp, cur.timestamp);
   const r = pmvalRate(toDouble(pset.values[k], m.desc.type), toDouble(v, m.desc.type), delta, m.desc.type, wrap);
   return Number.isFinite(r) ? r : null;
 }

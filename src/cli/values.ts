@@ -20,8 +20,8 @@ import { PM_INDOM_NULL } from '../pcp-core/types';
 import { optFlag, optList, optString, parseArgs, UsageError, type OptionSpec } from './args';
 import type { Command, CommandIo } from './command';
 import { applyDerivedConfig as applyDerivedConfigs } from './derived-cli';
-import { formatTable, jsonHeader, jsonSample } from './values-format';
-import { isRateConverted, sampleValues, type Sample, type SampledMetric, type SamplingPlan } from './values-sampler';
+import { TableBuilder, jsonHeader, jsonSampleFormatter } from './values-format';
+import { isRateConverted, sampleBatches, type SampledMetric, type SamplingPlan } from './values-sampler';
 import { archiveZone, localZone, parseIntervalNs, parseValuesWindow, zoneFormatter } from './values-time';
 import { Zone } from '../pcp-core/time';
 
@@ -193,7 +193,10 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     }
 
     if (json) io.stdout(jsonHeader(metrics) + '\n');
-    const collected: Sample[] = [];
+    const jsonSample = jsonSampleFormatter(metrics);
+    let timeText: ((t: Timestamp) => string) | undefined;
+    // The table is built as samples come (its cells as text), not from retained samples.
+    const table = json ? undefined : new TableBuilder(metrics, (t) => (timeText ??= zoneFormatter(zone()))(t));
     // JSON lines are written in batches: one write per line costs more than the replay.
     let batch = '';
     const flush = async (): Promise<void> => {
@@ -202,19 +205,19 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
       batch = '';
       if (io.drain) await io.drain();
     };
-    for await (const s of sampleValues(ctx, metrics, pmids, plan)) {
-      if (json) {
-        batch += jsonSample(metrics, s) + '\n';
-        // Live sources print each sample as it comes; archives in 64 KB batches.
-        if (!plan.archive || batch.length >= 65536) await flush();
-      } else {
-        collected.push(s);
+    for await (const samples of sampleBatches(ctx, metrics, pmids, plan)) {
+      for (const s of samples) {
+        if (json) {
+          batch += jsonSample(s) + '\n';
+          // Live sources print each sample as it comes; archives in 64 KB batches.
+          if (!plan.archive || batch.length >= 65536) await flush();
+        } else {
+          table?.add(s);
+        }
       }
     }
     await flush();
-    if (!json) {
-      io.stdout(formatTable(metrics, collected, { source: src.name, host: src.ctx.source.hostname, timeLabel: zone().tz, intervalSec: Number(plan.deltaNs) / 1e9, raw }, zoneFormatter(zone())));
-    }
+    if (table) io.stdout(table.finish({ source: src.name, host: src.ctx.source.hostname, timeLabel: zone().tz, intervalSec: Number(plan.deltaNs) / 1e9, raw }));
     return 0;
   } finally {
     await src.ctx.close();

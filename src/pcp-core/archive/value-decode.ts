@@ -24,15 +24,43 @@ import {
 
 const utf8 = new TextDecoder('utf-8');
 
+/**
+ * Short ASCII strings seen before, by a hash of their bytes. Metadata repeats the same names
+ * over and over (every instance domain record lists all its instances' names), so most
+ * decodes find their string here: a compare instead of a subarray and a new string each.
+ */
+const INTERN_SLOTS = 4096;
+const interned: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS);
+
 /** Bytes up to the first NUL (C string), as UTF-8 text. */
 export function decodeCStringAt(bytes: Uint8Array, start: number, end: number): string {
   let nul = start;
-  while (nul < end && bytes[nul] !== 0) nul++;
+  let hash = 0x811c9dc5;
+  let ascii = true;
+  while (nul < end) {
+    const b = bytes[nul];
+    if (b === 0) break;
+    if (b >= 0x80) ascii = false;
+    hash = Math.imul(hash ^ b, 0x01000193);
+    nul++;
+  }
   // Short ASCII strings are the common case; skip TextDecoder's per-call overhead for them.
-  if (nul - start <= 32) {
-    let ascii = true;
-    for (let i = start; i < nul; i++) if ((bytes[i]) >= 0x80) { ascii = false; break; }
-    if (ascii) return String.fromCharCode.apply(null, bytes.subarray(start, nul) as unknown as number[]);
+  if (ascii && nul - start <= 32) {
+    const slot = (hash >>> 0) % INTERN_SLOTS;
+    const known = interned[slot];
+    if (known !== undefined && known.length === nul - start) {
+      let same = true;
+      for (let i = 0; i < known.length; i++) {
+        if (known.charCodeAt(i) !== bytes[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return known;
+    }
+    const text = String.fromCharCode.apply(null, bytes.subarray(start, nul) as unknown as number[]);
+    interned[slot] = text;
+    return text;
   }
   return utf8.decode(bytes.subarray(start, nul));
 }

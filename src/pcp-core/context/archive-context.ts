@@ -128,8 +128,10 @@ export class ArchiveContext implements Context {
     this.session.changeProfile(change);
   }
 
-  async fetch(ids: readonly PmId[]): Promise<Result> {
-    if (this.queued) await this.settle();
+  fetch(ids: readonly PmId[]): Promise<Result> {
+    // Not an async function: the session's promise is returned as is, one promise less per
+    // sample of a long replay.
+    if (this.queued) return this.settle().then(() => this.session.fetch(ids));
     return this.session.fetch(ids);
   }
 

@@ -20,9 +20,7 @@ import { posixBasename } from './posix-path';
 import { MemorySource } from './memory-source';
 import { XzSource } from './xz-source';
 import { XZ_MAGIC } from './xz-layout';
-import { decodeGzip } from './gzip-decode';
 import { decodeBzip2 } from './bzip2-decode';
-import { decodeLzmaAlone } from './lzma-decode';
 import { PM_ERR_LOGREC, PmError } from '../errors';
 
 /** Opens `path` of `fs`, decompressing by its suffix. */
@@ -57,13 +55,15 @@ export async function decompress(stored: ByteSource, compression: CompressionSuf
   let bytes: Uint8Array;
   switch (compression.decompressor) {
     case 'xz':
-      bytes = decodeLzmaAlone(name, data);
+      // The whole-file decoders load on demand: most archives never need them, and
+      // loading them costs every command's startup time.
+      bytes = (await import('./lzma-decode')).decodeLzmaAlone(name, data);
       break;
     case 'bzip2':
       bytes = await decodeBzip2(name, data);
       break;
     case 'gzip':
-      bytes = decodeGzip(name, data);
+      bytes = (await import('./gzip-decode')).decodeGzip(name, data);
       break;
   }
   await stored.close();

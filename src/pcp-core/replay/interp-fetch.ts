@@ -39,6 +39,8 @@ export class InterpEngine {
   private readonly want: WantList = { metric: [], slot: [], n: 0 };
   private readonly scan: ScanState = { done: 0, seenMark: false };
   private readonly bctx: BoundsContext;
+  /** buildResult's instance ids before they are copied into the result. */
+  private scratch = new Int32Array(16);
 
   constructor(
     private readonly cursor: LogCursor,
@@ -382,14 +384,17 @@ export class InterpEngine {
         continue;
       }
       const mc = this.controls.get(pmid) as MetricControl;
-      const inst: number[] = [];
+      // Instance ids gather in a reused scratch array and are copied out once, exactly sized
+      // (Int32Array.from over a number[] went through the iterator protocol every fetch).
+      if (this.scratch.length < mc.size) this.scratch = new Int32Array(mc.size);
+      const scratch = this.scratch;
       const values: AtomValue[] = [];
       if (mc.numval > 0) {
         for (let i = 0; i < mc.size; i++) {
           if (!mc.inResult[i]) continue;
           const v = interpolatedValue(mc, i, tReq, this.options.counterWrap);
           if (v === undefined) continue;
-          inst.push(mc.inst[i]);
+          scratch[values.length] = mc.inst[i];
           values.push(v);
         }
       }
@@ -398,7 +403,7 @@ export class InterpEngine {
       const numval = mc.numval > 0 ? values.length : mc.numval;
       // Values built from blocks come back as PM_VAL_DPTR; insitu ones keep the archive's.
       const valfmt = values.length > 0 && mc.valfmt !== PM_VAL_INSITU ? PM_VAL_DPTR : Math.max(mc.valfmt, PM_VAL_INSITU);
-      const set: ValueSet = { pmid, numval, valfmt, inst: Int32Array.from(inst), values };
+      const set: ValueSet = { pmid, numval, valfmt, inst: scratch.slice(0, values.length), values };
       built?.set(pmid, set);
       sets.push(set);
       mc.lastNumval = mc.numval;

@@ -54,7 +54,8 @@ export class LogCursor {
   /** Start of the earliest archive: the time base of every relative time. */
   readonly base: Timestamp;
 
-  private readonly volumes = new Map<string, VolumeBytes>();
+  /** Keyed by archive · 2^20 + volume. */
+  private readonly volumes = new Map<number, VolumeBytes>();
   /** Keyed by archive · 2^20 + volume. */
   private readonly records = new Map<number, VolumeRecords>();
   private recordCount = 0;
@@ -79,7 +80,7 @@ export class LogCursor {
 
   /** The bytes of volume `vol` of archive `arch`, or undefined when it cannot be opened. */
   volumeBytes(arch: number, vol: number): VolumeBytes | undefined {
-    const key = `${arch}:${vol}`;
+    const key = arch * 1048576 + vol;
     let v = this.volumes.get(key);
     if (!v) {
       const a = this.set.archives[arch];
@@ -260,20 +261,48 @@ export class LogCursor {
    * boundary, a pending join mark, an unread record).
    */
   tryRead(direction: Direction): LogRecord | undefined {
-    const v = this.records.get(this.cur * 1048576 + this.curVol);
-    if (!v) return undefined;
+    const key = this.cur * 1048576 + this.curVol;
+    const v = this.records.get(key);
     if (direction === MODE_FORW) {
-      const rec = v.byStart.get(this.pos);
-      if (!rec) return undefined;
+      const rec = v?.byStart.get(this.pos);
+      if (!rec) return this.tryReadResident(key, direction);
       this.markDone = 0;
       this.pos += rec.buf.length;
       return rec;
     }
     if (this.pos <= this.archive.labelSize) return undefined;
-    const rec = v.byEnd.get(this.pos);
-    if (!rec) return undefined;
+    const rec = v?.byEnd.get(this.pos);
+    if (!rec) return this.tryReadResident(key, direction);
     this.markDone = 0;
     this.pos -= rec.buf.length;
+    return rec;
+  }
+
+  /**
+   * An undecoded record whose bytes lie in a resident block: read and decoded as
+   * readAfterHeader would, without a promise per read (a replay reads every record at least
+   * once). Only the plain success case is taken here; anything else (bytes not resident, the
+   * end of the volume, a malformed record) returns undefined with nothing changed, and the
+   * full read then does it, errors and all.
+   */
+  private tryReadResident(key: number, direction: Direction): LogRecord | undefined {
+    const vb = this.volumes.get(key);
+    if (!vb) return undefined;
+    const offset = this.pos;
+    const headAt = direction === MODE_FORW ? offset : offset - 4;
+    const head = vb.tryWord(headAt);
+    if (head === undefined || head - 8 < 0 || (direction === MODE_BACK && head - 8 > offset)) return undefined;
+    const start = direction === MODE_FORW ? headAt : offset - head;
+    if (start < 0) return undefined;
+    const buf = vb.tryBytes(start, head);
+    if (!buf) return undefined;
+    const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    if (view.getInt32(0) !== view.getInt32(head - 4)) return undefined;
+    const rec = decodeLogRecord(buf, this.archive.version, this.base);
+    if (!rec) return undefined;
+    this.markDone = 0;
+    this.pos = direction === MODE_FORW ? start + head : start;
+    this.remember(start, rec);
     return rec;
   }
 

@@ -76,6 +76,18 @@ export class VolumeBytes {
     return start + length <= b.length ? b.subarray(start, start + length) : undefined;
   }
 
+  /** The word at `offset` if its 4 bytes lie in one resident block, else undefined (no
+   *  subarray: this runs once per record read). */
+  tryWord(offset: number): number | undefined {
+    const first = Math.floor(offset / BLOCK_SIZE);
+    if (offset < 0 || Math.floor((offset + 3) / BLOCK_SIZE) !== first) return undefined;
+    const b = this.blocks.get(first);
+    if (!b) return undefined;
+    const i = offset - first * BLOCK_SIZE;
+    if (i + 4 > b.length) return undefined;
+    return (b[i] << 24) | (b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3];
+  }
+
   /** A big-endian 32-bit word at `offset`, or undefined if fewer than 4 bytes remain. */
   async word(offset: number): Promise<number | undefined> {
     const b = await this.bytes(offset, 4);
