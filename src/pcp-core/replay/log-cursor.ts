@@ -24,6 +24,19 @@ export type ReadOutcome = LogRecord | number;
 /** Decoded records by position, so re-reading a neighbourhood costs no decoding. */
 const RECORD_CACHE_LIMIT = 4096;
 
+/**
+ * Where the record whose length word `head` was read at `headAt` starts: forwards the record
+ * is [headAt, headAt+head); backwards `head` is the previous record's trailer, read just
+ * before `offset`, and the record is [offset-head, offset). A length that cannot be a
+ * record's, or a start before the file, is named so the caller positions as libpcp does.
+ */
+function recordSpan(direction: Direction, offset: number, headAt: number, head: number): number | 'bad-length' | 'before-start' {
+  const rlen = head - 8;
+  if (rlen < 0 || (direction === MODE_BACK && rlen > offset)) return 'bad-length';
+  const start = direction === MODE_FORW ? headAt : offset - head;
+  return start < 0 ? 'before-start' : start;
+}
+
 /** Records of one volume by start offset and by end offset (the two read directions). */
 interface VolumeRecords {
   readonly byStart: Map<number, LogRecord>;
@@ -204,19 +217,17 @@ export class LogCursor {
 
   private async readAfterHeader(vb: VolumeBytes, direction: Direction, offset: number, head: number): Promise<ReadOutcome> {
     this.markDone = 0;
-    const rlen = head - 8;
     const headAt = this.pos;
-    if (rlen < 0 || (direction === MODE_BACK && rlen > offset)) {
+    const span = recordSpan(direction, offset, headAt, head);
+    if (span === 'bad-length') {
       this.pos = headAt + 4;
       return PM_ERR_LOGREC;
     }
-    // Forwards the record is [headAt, headAt+head); backwards `head` is the previous record's
-    // trailer and the record is [offset-head, offset).
-    const start = direction === MODE_FORW ? headAt : offset - head;
-    if (start < 0) {
+    if (span === 'before-start') {
       this.pos = offset;
       return PM_ERR_LOGREC;
     }
+    const start = span;
     const cached = this.records.get(this.cur * 1048576 + this.curVol)?.byStart.get(start);
     if (cached && cached.buf.length === head) {
       this.pos = direction === MODE_FORW ? start + head : start;
@@ -228,18 +239,22 @@ export class LogCursor {
       this.pos = offset;
       return PM_ERR_LOGREC;
     }
-    const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-    const lead = view.getInt32(0);
-    const trail = view.getInt32(head - 4);
-    if (lead !== trail) {
+    const rec = this.framedRecord(buf, head);
+    if (rec === 'bad-trailer') {
       this.pos = direction === MODE_FORW ? start + head : start + 4;
       return PM_ERR_LOGREC;
     }
     this.pos = direction === MODE_FORW ? start + head : start;
-    const rec = decodeLogRecord(buf, this.archive.version, this.base);
-    if (!rec) return PM_ERR_LOGREC;
+    if (rec === 'undecodable') return PM_ERR_LOGREC;
     this.remember(start, rec);
     return rec;
+  }
+
+  /** The record in `buf` (`head` bytes from its start), checked and decoded. */
+  private framedRecord(buf: Uint8Array, head: number): LogRecord | 'bad-trailer' | 'undecodable' {
+    const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    if (view.getInt32(0) !== view.getInt32(head - 4)) return 'bad-trailer';
+    return decodeLogRecord(buf, this.archive.version, this.base) ?? 'undecodable';
   }
 
   private remember(start: number, rec: LogRecord): void {
@@ -289,17 +304,13 @@ export class LogCursor {
     const vb = this.volumes.get(key);
     if (!vb) return undefined;
     const offset = this.pos;
-    const headAt = direction === MODE_FORW ? offset : offset - 4;
-    const head = vb.tryWord(headAt);
-    if (head === undefined || head - 8 < 0 || (direction === MODE_BACK && head - 8 > offset)) return undefined;
-    const start = direction === MODE_FORW ? headAt : offset - head;
-    if (start < 0) return undefined;
+    const head = vb.tryWord(direction === MODE_FORW ? offset : offset - 4);
+    if (head === undefined) return undefined;
+    const start = recordSpan(direction, offset, direction === MODE_FORW ? offset : offset - 4, head);
+    if (typeof start !== 'number') return undefined;
     const buf = vb.tryBytes(start, head);
-    if (!buf) return undefined;
-    const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-    if (view.getInt32(0) !== view.getInt32(head - 4)) return undefined;
-    const rec = decodeLogRecord(buf, this.archive.version, this.base);
-    if (!rec) return undefined;
+    const rec = buf && this.framedRecord(buf, head);
+    if (typeof rec !== 'object') return undefined;
     this.markDone = 0;
     this.pos = direction === MODE_FORW ? start + head : start;
     this.remember(start, rec);
