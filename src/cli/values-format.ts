@@ -11,7 +11,7 @@
 // row per sample, values printed as pmval prints them.
 import { formatIsoUtc } from '../pcp-core/archive/timestamps';
 import type { Timestamp } from '../pcp-core/types';
-import { PM_INDOM_NULL, formatInDom, formatPmId, formatSem, formatType } from '../pcp-core/types';
+import { PM_INDOM_NULL, PM_TYPE_DOUBLE, PM_TYPE_FLOAT, formatInDom, formatPmId, formatSem, formatType } from '../pcp-core/types';
 import { formatUnits } from '../pcp-core/units';
 import { pmvalUnitsText } from '../pcp-core/rate';
 import type { Sample, SampledMetric, SampleValue } from './values-sampler';
@@ -117,7 +117,7 @@ export class TableBuilder {
   ) {
     this.colOf = metrics.map(() => new Map<number, number>());
     this.colInst = metrics.map((): number[] => []);
-    this.floating = metrics.map((m) => m.rate || m.desc.type === 4 || m.desc.type === 5);
+    this.floating = metrics.map((m) => m.rate || m.desc.type === PM_TYPE_FLOAT || m.desc.type === PM_TYPE_DOUBLE);
   }
 
   add(s: Sample): void {
@@ -216,11 +216,4 @@ function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const b = new Int32Array(a.length * 2);
   b.set(a);
   return b;
-}
-
-/** The whole table for a finished run. */
-export function formatTable(metrics: readonly SampledMetric[], samples: readonly Sample[], info: TableInfo, formatTime: (t: Timestamp) => string): string {
-  const t = new TableBuilder(metrics, formatTime);
-  for (const s of samples) t.add(s);
-  return t.finish(info);
 }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { reconnectingFake } from '../pcp-core/context/reconnecting-fake.test-util';
 import type { Desc, PmId } from '../pcp-core/types';
-import { sampleValues, type SampledMetric } from './values-sampler';
+import { sampleBatches, type SampledMetric } from './values-sampler';
 
 describe('values sampling across a reconnect', () => {
   it('gives no rate for the first sample on the new connection', async () => {
@@ -18,9 +18,12 @@ describe('values sampling across a reconnect', () => {
       const metric: SampledMetric = { name: 'sample.counter', desc, rate: true, instName: () => '' };
       const rates: Array<number | bigint | string | null> = [];
       let k = 0;
-      for await (const s of sampleValues(ctx, [metric], ids, { origin: { sec: 0, nsec: 0 }, deltaNs: 100_000_000n, samples: 4, archive: false, counterWrap: false })) {
-        rates.push(s.values[0]?.[0]?.[1] ?? null);
-        if (k++ === 1) await fake.restart(ctx);
+      // Live, each batch is one sample: the restart happens between the 2nd and 3rd fetch.
+      for await (const batch of sampleBatches(ctx, [metric], ids, { origin: { sec: 0, nsec: 0 }, deltaNs: 100_000_000n, samples: 4, archive: false, counterWrap: false })) {
+        for (const s of batch) {
+          rates.push(s.values[0]?.[0]?.[1] ?? null);
+          if (k++ === 1) await fake.restart(ctx);
+        }
       }
       expect(rates[0]).toBeNull();
       expect(rates[2]).toBeNull();

@@ -51,17 +51,13 @@ function rawOutput(v: AtomValue, type: number): SampleValue {
   return null;
 }
 
-/** pmval's sampling: yields every sample (the caller writes them as they come). */
-export async function* sampleValues(ctx: Context, metrics: readonly SampledMetric[], pmids: readonly PmId[], plan: SamplingPlan): AsyncGenerator<Sample> {
-  for await (const batch of sampleBatches(ctx, metrics, pmids, plan)) yield* batch;
-}
-
 /** Samples per batch when replaying an archive (live sources yield each sample alone). */
 const ARCHIVE_BATCH = 256;
 
 /**
- * sampleValues in batches: on an archive, up to ARCHIVE_BATCH samples per yield, so a long
- * replay does not pay two generator round trips per sample; live, every sample at once.
+ * pmval's sampling, in batches (the caller writes them as they come): on an archive, up to
+ * ARCHIVE_BATCH samples per yield, so a long replay does not pay two generator round trips
+ * per sample; live, each sample as soon as it is fetched.
  */
 export async function* sampleBatches(ctx: Context, metrics: readonly SampledMetric[], pmids: readonly PmId[], plan: SamplingPlan): AsyncGenerator<Sample[]> {
   if (plan.archive) ctx.setMode(PM_MODE_INTERP, plan.origin, plan.deltaNs);
