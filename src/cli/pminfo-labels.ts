@@ -108,11 +108,11 @@ class PminfoLabelState {
   }
 
   labels(d: Desc, t: Timestamp): NameLabels {
-    const metric = mergeLabels(this.levels(d, t, d.indom !== PM_INDOM_NULL));
+    const base = this.levels(d, t, d.indom !== PM_INDOM_NULL);
+    const metric = mergeLabels(base);
     if (d.indom === PM_INDOM_NULL) return { metric, instances: [] };
     const list = this.names(d.indom, t);
     const sets = this.instLabels.get(d.indom, eq, () => this.set.metadata.labelSets(PM_LABEL_INSTANCES, d.indom, t));
-    const base = this.levels(d, t, true);
     const nameOf = (inst: number): string => {
       const i = list ? list.instances.indexOf(inst) : -1;
       return i >= 0 ? (list?.names[i] as string) : 'DISAPPEARED';
