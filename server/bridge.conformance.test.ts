@@ -5,9 +5,6 @@
 // pmproxy; pmproxy's own port is refused as a target.
 // The bridge's refusals (a foreign Origin, an oversized client PDU) hold in front of the real
 // pmcd too: nothing of a refused client reaches pmcd, and pmcd serves the next client.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { runTool } from '../test/oracle';
@@ -21,7 +18,7 @@ import { encodePmnsChild } from '../src/pcp-core/pdu/pmns-pdu';
 import type { TargetSpec } from '../src/pcp-core/pdu/target-spec';
 import type { Transport } from '../src/pcp-core/pdu/transport';
 import { defaultUpstream } from './bridge';
-import { serveWithBridge, type Served } from './serve';
+import { startTestServer, type TestServer } from './test-server';
 
 const DISCRETE = ['hinv.ncpu', 'hinv.physmem', 'hinv.machine', 'kernel.uname.release', 'kernel.uname.sysname', 'pmcd.version', 'pmcd.hostname'];
 
@@ -42,30 +39,14 @@ async function ourValues(ctx: LiveContext): Promise<string[]> {
 }
 
 describe('the bridge and pmproxy in front of pmcd 6.0.3', () => {
-  let served: Served;
-  let root: string;
+  let server: TestServer;
   let origin: string;
   const logs: string[] = [];
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'pmdash-bridge-'));
-    writeFileSync(join(root, 'index.html'), '<!doctype html>');
-    served = await serveWithBridge({
-      port: 0,
-      host: '127.0.0.1',
-      root,
-      log: (l) => logs.push(l),
-      bridge: { targets: ['localhost:44321', 'localhost:44321@localhost:44322', '*@127.0.0.1:44322'] },
-    });
-    const address = served.server.address();
-    origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    server = await startTestServer({ log: (l) => logs.push(l), bridge: { targets: ['localhost:44321', 'localhost:44321@localhost:44322', '*@127.0.0.1:44322'] } });
+    origin = server.origin;
   });
-  afterAll(async () => {
-    await new Promise<void>((resolve) => {
-      served.server.close(() => resolve());
-      served.server.closeAllConnections();
-    });
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => server.stop());
 
   it('reads through the bridge what pminfo reads directly', async () => {
     const ctx = await openLiveContext(bridgeUrl(origin));
@@ -135,15 +116,12 @@ describe('the bridge and pmproxy in front of pmcd 6.0.3', () => {
 });
 
 describe('the bridge refuses bad clients in front of pmcd 6.0.3', () => {
-  let served: Served;
-  let root: string;
+  let server: TestServer;
   let origin: string;
   const logs: string[] = [];
   // The real TCP connections to pmcd, each with every byte the bridge sent on it.
   const upstreams: Array<{ sent: Uint8Array[] }> = [];
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'pmdash-bridge-'));
-    writeFileSync(join(root, 'index.html'), '<!doctype html>');
     const recording = async (target: TargetSpec): Promise<Transport> => {
       const t = await defaultUpstream(target);
       const record = { sent: [] as Uint8Array[] };
@@ -159,17 +137,10 @@ describe('the bridge refuses bad clients in front of pmcd 6.0.3', () => {
         close: () => t.close(),
       };
     };
-    served = await serveWithBridge({ port: 0, host: '127.0.0.1', root, log: (l) => logs.push(l), bridge: { targets: ['localhost:44321'], connectUpstream: recording } });
-    const address = served.server.address();
-    origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    server = await startTestServer({ log: (l) => logs.push(l), bridge: { targets: ['localhost:44321'], connectUpstream: recording } });
+    origin = server.origin;
   });
-  afterAll(async () => {
-    await new Promise<void>((resolve) => {
-      served.server.close(() => resolve());
-      served.server.closeAllConnections();
-    });
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => server.stop());
 
   async function stillServes(): Promise<void> {
     const ctx = await openLiveContext(bridgeUrl(origin), { reconnectDelaysMs: [] });

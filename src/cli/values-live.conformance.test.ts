@@ -3,13 +3,10 @@
 // per sample every -t); discrete values equal pminfo's; the header equals what the archive
 // path prints for the same metrics' descriptors (pminfo -d / -m agree); counters come out as
 // rates from the second sample on.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTool } from '../../test/oracle';
 import { bridgeUrl } from '../pcp-core/pdu/target-spec';
-import { serveWithBridge, type Served } from '../../server/serve';
+import { startTestServer, type TestServer } from '../../server/test-server';
 import { main } from './main';
 
 interface Line {
@@ -36,23 +33,13 @@ async function pminfo(args: string[]): Promise<string> {
 const METRICS = ['hinv.ncpu', 'kernel.uname.sysname', 'kernel.all.load', 'kernel.all.cpu.user'];
 
 describe('pmdash values -h (live)', () => {
-  let served: Served;
-  let root: string;
+  let server: TestServer;
   let origin: string;
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'pmdash-values-live-'));
-    writeFileSync(join(root, 'index.html'), '<!doctype html>');
-    served = await serveWithBridge({ port: 0, host: '127.0.0.1', root, log: () => undefined });
-    const address = served.server.address();
-    origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    server = await startTestServer();
+    origin = server.origin;
   });
-  afterAll(async () => {
-    await new Promise<void>((resolve) => {
-      served.server.close(() => resolve());
-      served.server.closeAllConnections();
-    });
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => server.stop());
 
   it.each([
     ['TCP', () => 'localhost'],
