@@ -27,7 +27,8 @@ apt_install() {
   "$@"
 }
 
-need=$(missing chromium)
+# xz-utils: the CLI decodes .xz volumes with the system's xz (src/node/xz-process.ts).
+need=$(missing chromium xz-utils)
 if [ -n "$need" ]; then
   echo "setup: installing $need"
   apt_install $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null

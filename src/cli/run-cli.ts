@@ -1,8 +1,10 @@
-// Process glue for the CLI bundle: real stdout/stderr, and a last-resort report for an error
-// nothing else handled (one line naming it, never a silent exit).
+// Process glue for the CLI bundle: real stdout/stderr, .xz volumes decoded by the system's xz
+// when it has one, and a last-resort report for an error nothing else handled (one line
+// naming it, never a silent exit).
 import { once } from 'node:events';
 import { main } from './main';
 import { isPmError } from '../pcp-core/errors';
+import { useSystemXz } from '../node/xz-process';
 
 export async function runCli(argv: readonly string[]): Promise<number> {
   const io = {
@@ -18,6 +20,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     process.stderr.write(`pmdash: stdout: ${e.message}\n`);
     process.exit(1);
   });
+  useSystemXz();
   try {
     return await main(argv, io);
   } catch (e) {

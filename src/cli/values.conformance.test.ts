@@ -5,15 +5,19 @@
 // included) exactly. Combinations are generated: for each archive, metrics picked across
 // types, semantics and instance domains from its own metadata, then several intervals
 // (including 7.3 s, 0.35 s and 97 s) and start offsets (odd fractions, mid-archive, near the
-// end), raw and rate, instance filters, PCP_COUNTER_WRAP.
+// end), raw and rate, instance filters, PCP_COUNTER_WRAP. The .xz volumes are decoded by the
+// system's xz, read ahead, as the CLI does (the archive conformance tests use WebAssembly).
 import { describe, expect, it } from 'vitest';
 import { DirFileSet } from '../node/dir-file-set';
+import { useSystemXz } from '../node/xz-process';
 import { openArchiveContext } from '../pcp-core/context/archive-context';
 import { timestampSub } from '../pcp-core/replay/log-time';
 import { PM_INDOM_NULL, PM_TYPE_STRING, isNumericType, type PmId } from '../pcp-core/types';
 import { QA_ARCHIVES, runTool, PYTHON } from '../../test/oracle';
 import { main } from './main';
 import { join } from 'node:path';
+
+useSystemXz();
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DEMO = join(ROOT, 'public', 'demo', 'pmdash-demo');

@@ -12,7 +12,10 @@ export async function replaySetOf(set: ArchiveSet): Promise<ReplaySet> {
     const volumes = new Map<number, ReplayVolume>();
     for (let v = a.minVol; v <= a.maxVol; v++) {
       const reader = await a.volume(v);
-      if (reader) volumes.set(v, { size: reader.size, read: (offset, length) => reader.source.read(offset, length) });
+      if (reader) {
+        const source = reader.source;
+        volumes.set(v, { size: reader.size, read: (offset, length) => source.read(offset, length), readAhead: async () => source.readAhead?.(0, source.size) });
+      }
     }
     archives.push({
       name: a.name,

@@ -13,6 +13,13 @@ export interface ByteSource {
    * source. The caller must not modify the returned bytes.
    */
   read(offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * Optional hint that [offset, offset+length) will be read soon. A source that can prepare
+   * those bytes without occupying the caller's thread (decompression in another process)
+   * starts doing so; others ignore it. Resolves when they are ready or preparing them failed:
+   * failures surface on the read itself.
+   */
+  readAhead?(offset: number, length: number): Promise<void>;
   /** Releases handles or caches; reads after close fail. */
   close(): Promise<void>;
 }

@@ -15,4 +15,5 @@ export { parseArchiveFileName, archiveBaseName, type ArchiveFileName, type Archi
 export { COMPRESSION_SUFFIXES, compressionOf, type CompressionSuffix, type Decompressor } from './compression';
 export { openStored, decompress } from './open-stored';
 export { XzSource, xzBlockCache } from './xz-source';
+export { setXzStreamDecoder, xzDecodesOffThread, XzDecoderUnavailable, type XzStreamDecoder } from './xz-block';
 export { ByteCache } from './byte-cache';

@@ -74,6 +74,32 @@ function loadXzWasm(): Promise<XzWasm | undefined> {
   return xzWasm;
 }
 
+/**
+ * A decoder of whole one-block .xz streams that runs off the calling thread, which a host may
+ * register (the Node CLI uses the system's `xz`, about 3x faster than the WebAssembly decoder
+ * and on another core). `framed` decodes to exactly `size` bytes; any failure rejects with an
+ * Error whose message says why. Rejecting with `XzDecoderUnavailable` hands that block, and
+ * every later one, back to the WebAssembly decoder.
+ */
+export interface XzStreamDecoder {
+  decode(framed: Uint8Array, size: number): Promise<Uint8Array<ArrayBuffer>>;
+}
+
+/** Thrown by an XzStreamDecoder that cannot run here at all (e.g. no `xz` program). */
+export class XzDecoderUnavailable extends Error {}
+
+let streamDecoder: XzStreamDecoder | undefined;
+
+/** Registers the off-thread decoder for whole blocks (undefined: WebAssembly only). */
+export function setXzStreamDecoder(decoder: XzStreamDecoder | undefined): void {
+  streamDecoder = decoder;
+}
+
+/** Whether whole blocks decode off the calling thread, so decoding ahead costs it nothing. */
+export function xzDecodesOffThread(): boolean {
+  return streamDecoder !== undefined;
+}
+
 const XZ_OK = 0;
 const XZ_STREAM_END = 1;
 
@@ -245,24 +271,8 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
   }
   const framed = frameBlock(blockBytes, checkType, unpadded, block.uncompressedSize);
   want = Math.min(want, block.uncompressedSize);
-  const out = new Uint8Array(want);
-  let got: number;
-  const tooMuch = (): never => {
-    throw blockError(name, block, 'more data than its index says');
-  };
-  const wasm = await loadXzWasm();
-  if (wasm) {
-    try {
-      got = decodeWithWasm(wasm, framed, out, want === block.uncompressedSize, tooMuch);
-    } catch (e) {
-      if (e instanceof PmError) throw e;
-      const code = /error code (\d+)/.exec(String(e))?.[1];
-      throw blockError(name, block, code ? (XZ_ERRORS[code] ?? `xz error ${code}`) : String(e));
-    }
-  } else {
-    got = await decodeWithStream(framed, out, want === block.uncompressedSize, name, block, tooMuch);
-  }
-  if (got !== want) throw blockError(name, block, `decoded ${got} bytes, the index says ${block.uncompressedSize}`);
+  const full = want === block.uncompressedSize;
+  const out = (full ? await decodeOffThread(name, block, framed) : undefined) ?? (await decodeHere(name, block, framed, want));
   // WebCrypto exists in Node and in workers of secure contexts; elsewhere the check is skipped,
   // as liblzma skips checks it does not know.
   if (block.stream.checkType === CHECK_SHA256 && want === block.uncompressedSize && globalThis.crypto?.subtle) {
@@ -270,6 +280,49 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
     const check = stored.subarray(pad4(unpadded), pad4(unpadded) + 32);
     if (!digest.every((b, i) => b === check[i])) throw blockError(name, block, 'SHA-256 mismatch');
   }
+  return out;
+}
+
+/**
+ * The whole block, decoded by the registered off-thread decoder; undefined when there is none
+ * (or it has just proved unavailable here), so the block is decoded on this thread instead.
+ */
+async function decodeOffThread(name: string, block: XzBlock, framed: Uint8Array): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const decoder = streamDecoder;
+  if (!decoder) return undefined;
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = await decoder.decode(framed, block.uncompressedSize);
+  } catch (e) {
+    if (!(e instanceof XzDecoderUnavailable)) throw blockError(name, block, e instanceof Error ? e.message : String(e));
+    if (streamDecoder === decoder) streamDecoder = undefined;
+    return undefined;
+  }
+  if (bytes.length !== block.uncompressedSize) throw blockError(name, block, `decoded ${bytes.length} bytes, the index says ${block.uncompressedSize}`);
+  return bytes;
+}
+
+/** The first `want` bytes of the block, decoded on this thread (WebAssembly, else the stream). */
+async function decodeHere(name: string, block: XzBlock, framed: Uint8Array, want: number): Promise<Uint8Array<ArrayBuffer>> {
+  const full = want === block.uncompressedSize;
+  const out = new Uint8Array(want);
+  const tooMuch = (): never => {
+    throw blockError(name, block, 'more data than its index says');
+  };
+  let got: number;
+  const wasm = await loadXzWasm();
+  if (wasm) {
+    try {
+      got = decodeWithWasm(wasm, framed, out, full, tooMuch);
+    } catch (e) {
+      if (e instanceof PmError) throw e;
+      const code = /error code (\d+)/.exec(String(e))?.[1];
+      throw blockError(name, block, code ? (XZ_ERRORS[code] ?? `xz error ${code}`) : String(e));
+    }
+  } else {
+    got = await decodeWithStream(framed, out, full, name, block, tooMuch);
+  }
+  if (got !== want) throw blockError(name, block, `decoded ${got} bytes, the index says ${block.uncompressedSize}`);
   return out;
 }
 

@@ -7,7 +7,7 @@
 import type { ByteSource } from './byte-source';
 import type { XzBlock, XzLayout } from './xz-layout';
 import { readXzLayout } from './xz-layout';
-import { decodeXzBlock } from './xz-block';
+import { decodeXzBlock, xzDecodesOffThread } from './xz-block';
 import { ByteCache, cacheOwner } from './byte-cache';
 import { checkRead } from './read-args';
 
@@ -115,6 +115,19 @@ export class XzSource implements ByteSource {
       }),
     );
     return out;
+  }
+
+  /** Decodes the blocks of [offset, offset+length) now when that happens off this thread. */
+  async readAhead(offset: number, length: number): Promise<void> {
+    const end = Math.min(offset + length, this.size);
+    if (this.closed || offset >= end || !xzDecodesOffThread()) return;
+    const decodes: Promise<unknown>[] = [];
+    for (let i = this.blockAt(offset); i <= this.blockAt(end - 1); i++) {
+      // A failure is not lost: the block stays undecoded, and the read that needs it decodes
+      // it again and reports the error.
+      decodes.push(this.decoded(i, this.layout.blocks[i].uncompressedSize).catch(() => undefined));
+    }
+    await Promise.all(decodes);
   }
 
   async close(): Promise<void> {

@@ -109,10 +109,21 @@ export class LogCursor {
   changeVol(vol: number): boolean {
     if (this.curVol === vol) return true;
     if (!this.volumeBytes(this.cur, vol)) return false;
+    const forward = vol > this.curVol;
     this.seen.add(vol);
     this.curVol = vol;
     this.pos = this.archive.labelSize;
+    if (forward) this.readAhead(vol);
     return true;
+  }
+
+  /**
+   * Replay mostly runs forwards through volumes: where decompression happens off this thread,
+   * volume `vol` (unless already done) and the next one are decompressed whole now, the next
+   * while this thread reads the first. Failures surface when the bytes are read.
+   */
+  private readAhead(vol: number): void {
+    for (const v of [vol, vol + 1]) void this.archive.volume(v)?.readAhead?.();
   }
 
   private openArchive(i: number): void {

@@ -12,6 +12,8 @@ export interface ReplayVolume {
   readonly size: number;
   /** Bytes [offset, offset+length), shorter only at the end of the volume. */
   read(offset: number, length: number): Promise<Uint8Array>;
+  /** Hint that the whole volume will be read soon (see ByteSource.readAhead). */
+  readAhead?(): Promise<void>;
 }
 
 /** The temporal index of one archive (archive-format.md §6), entries in file order. */
