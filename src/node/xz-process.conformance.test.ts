@@ -10,6 +10,10 @@ import { XzSource } from '../pcp-core/io/xz-source';
 import { setXzStreamDecoder, xzDecodesOffThread, type XzStreamDecoder } from '../pcp-core/io/xz-block';
 import { PM_ERR_LOGREC, PmError } from '../pcp-core/errors';
 import { QA_ARCHIVES } from '../../test/oracle';
+import { DirFileSet } from './dir-file-set';
+import { openArchiveContext } from '../pcp-core/context/archive-context';
+import { PM_MODE_INTERP } from '../pcp-core/context/context';
+import type { PmId } from '../pcp-core/types';
 
 const VOLUME = `${QA_ARCHIVES}/20180606.0.xz`;
 
@@ -85,6 +89,22 @@ describe('system xz decoder', () => {
     await src.read(0, src.size);
     expect(decoder.calls).toBe(src.blocks.length);
     await src.close();
+  });
+
+  it("decodes each block of a context's first volume once: replay shares the read-ahead's decode", async () => {
+    const layout = await XzSource.open(await openFileSource(VOLUME));
+    const blockSizes = layout.blocks.map((b) => b.uncompressedSize);
+    await layout.close();
+    const sizes: number[] = [];
+    const inner = xzProcessDecoder();
+    setXzStreamDecoder({ decode: (framed, size) => (sizes.push(size), inner.decode(framed, size)) });
+    const ctx = await openArchiveContext(new DirFileSet(), `${QA_ARCHIVES}/20180606`);
+    const pmids = (await ctx.lookupNames(['kernel.all.load'])) as PmId[];
+    ctx.setMode(PM_MODE_INTERP, ctx.set.label.start, 10_000_000_000n);
+    for (let i = 0; i < 50; i++) await ctx.fetch(pmids);
+    // Each block of the volume once (whole: the read-ahead's), besides the metadata's.
+    for (const size of blockSizes) expect(sizes.filter((s) => s === size), `block of ${size} bytes`).toHaveLength(1);
+    await ctx.close();
   });
 
   it('leaves a failed read-ahead to the read, which reports it', async () => {

@@ -18,6 +18,9 @@ import type { RecordContext } from './volume-record';
 export interface ArchiveSetOptions {
   /** Reject unknown V3 feature bits, as an ordinary pmNewContext does (default true). */
   readonly checkFeatures?: boolean;
+  /** For readers of records: a lone archive's first volume is decompressed while its
+   *  metadata loads, where decompression happens off this thread (ByteSource.readAhead). */
+  readonly readAhead?: boolean;
 }
 
 export class ArchiveSet {
@@ -45,6 +48,7 @@ export class ArchiveSet {
         const archive = await Archive.open(files, open, metadata, {
           checkFeatures: options.checkFeatures,
           expectHost: sorted[0]?.label.hostname,
+          readAhead: options.readAhead === true && list.length === 1,
         });
         // Insert by start time; the same name at the same time is the same archive.
         let i = 0;

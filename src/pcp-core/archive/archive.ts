@@ -22,6 +22,8 @@ export interface ArchiveOpenOptions {
   readonly checkFeatures?: boolean;
   /** For a member of a set: the host every archive must name (else PM_ERR_LOGHOST). */
   readonly expectHost?: string;
+  /** Start decompressing the first data volume now (see ArchiveSetOptions.readAhead). */
+  readonly readAhead?: boolean;
 }
 
 export class Archive {
@@ -96,6 +98,8 @@ export class Archive {
     // 1. The lowest volume's label is the archive's label.
     const firstSource = await openFile(files.volumes.get(minVol) as string);
     const label = await readLabel(firstSource, { vol: minVol, checkFeatures });
+    // Failures are not lost: they surface when the volume is read.
+    if (options.readAhead) void firstSource.readAhead?.(0, firstSource.size);
     const format = logFormat(label.version);
     const labelOnlySize = format.labelSize;
     const mismatch = (source: string, detail: string): never => {

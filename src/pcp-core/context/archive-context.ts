@@ -23,7 +23,7 @@ export interface ArchiveContextOptions extends OpenArchiveSetOptions {
 /** pmNewContext(PM_CONTEXT_ARCHIVE, spec) over a FileSet: `spec` is a name, a comma list or a
  *  directory, as libpcp accepts them. Rejects with PmError (libpcp's codes) naming the file. */
 export async function openArchiveContext(fs: FileSet, spec: string, options: ArchiveContextOptions = {}): Promise<ArchiveContext> {
-  const set = await openArchiveSet(fs, spec, { ...options, open: options.open ?? ((path: string) => openStored(fs, path)) });
+  const set = await openArchiveSet(fs, spec, { readAhead: true, ...options, open: options.open ?? ((path: string) => openStored(fs, path)) });
   try {
     return await ArchiveContext.fromSet(set, options);
   } catch (e) {
