@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { join } from 'node:path';
 import { setXzStreamDecoder, XzDecoderUnavailable, type XzStreamDecoder } from '../pcp-core/io/xz-block';
+import { xzBlockCache } from '../pcp-core/io/xz-source';
 
 /** A directory for scratch files: shared memory when the system has it. */
 async function scratchDir(): Promise<string> {
@@ -99,7 +100,12 @@ export function xzProcessDecoder(program = 'xz'): XzStreamDecoder {
   };
 }
 
-/** Makes pcp-core decode whole .xz blocks with the system's `xz`. */
+/** Decoded blocks the command line keeps: the volume being read, two decoded ahead of it and
+ *  the last (read first, for the archive's end), at pmlogger's 100 MB per volume. */
+const CLI_XZ_CACHE_BYTES = 512 * 1024 * 1024;
+
+/** Makes pcp-core decode whole .xz blocks with the system's `xz`, with room to read ahead. */
 export function useSystemXz(): void {
   setXzStreamDecoder(xzProcessDecoder());
+  xzBlockCache.resize(Math.max(xzBlockCache.budgetBytes, CLI_XZ_CACHE_BYTES));
 }

@@ -17,6 +17,20 @@ describe('ByteCache', () => {
     expect(cache.size).toBe(500);
   });
 
+  it('resizes: a smaller budget drops the least recently used entries at once', () => {
+    const cache = new ByteCache(100);
+    for (const k of ['a', 'b', 'c']) cache.set(k, new Uint8Array(30));
+    cache.get('a');
+    cache.resize(200);
+    cache.set('d', new Uint8Array(100));
+    expect(cache.size).toBe(190); // nothing dropped under the larger budget
+    cache.resize(130);
+    expect(cache.budgetBytes).toBe(130);
+    expect([cache.get('b'), cache.get('c')]).toEqual([undefined, undefined]);
+    expect(cache.get('a')?.length).toBe(30);
+    expect(cache.size).toBe(130);
+  });
+
   it('drops one owner’s entries', () => {
     const cache = new ByteCache(1000);
     const [x, y] = [cacheOwner('t'), cacheOwner('t')];

@@ -8,7 +8,21 @@ export class ByteCache {
   private readonly entries = new Map<string, Uint8Array>();
   private total = 0;
 
-  constructor(readonly budgetBytes: number) {}
+  constructor(private budget: number) {}
+
+  get budgetBytes(): number {
+    return this.budget;
+  }
+
+  /** Changes the budget, dropping the least recently used entries beyond a smaller one. */
+  resize(budgetBytes: number): void {
+    this.budget = budgetBytes;
+    for (const [oldest, bytes] of this.entries) {
+      if (this.total <= this.budget) break;
+      this.entries.delete(oldest);
+      this.total -= bytes.length;
+    }
+  }
 
   /** Bytes held now. */
   get size(): number {
@@ -29,7 +43,7 @@ export class ByteCache {
     this.entries.set(key, value);
     this.total += value.length;
     for (const [oldest, bytes] of this.entries) {
-      if (this.total <= this.budgetBytes || oldest === key) break;
+      if (this.total <= this.budget || oldest === key) break;
       this.entries.delete(oldest);
       this.total -= bytes.length;
     }

@@ -14,8 +14,12 @@ import { checkRead } from './read-args';
 /** Decoded xz blocks of every open XzSource share this budget. */
 export const xzBlockCache = new ByteCache(256 * 1024 * 1024);
 
-/** How much of a block a first read near its start decodes at least. */
-const PREFIX_BYTES = 1024 * 1024;
+/** readAhead decodes only blocks of at most this fraction of the cache's budget. */
+const READ_AHEAD_SHARE = 4;
+
+/** How much of a block a first read near its start decodes at least: a label and then some
+ *  (opening an archive reads every volume's label; records are read from the whole block). */
+const PREFIX_BYTES = 64 * 1024;
 
 export class XzSource implements ByteSource {
   readonly name: string;
@@ -123,9 +127,13 @@ export class XzSource implements ByteSource {
     if (this.closed || offset >= end || !xzDecodesOffThread()) return;
     const decodes: Promise<unknown>[] = [];
     for (let i = this.blockAt(offset); i <= this.blockAt(end - 1); i++) {
+      const size = this.layout.blocks[i].uncompressedSize;
+      // Blocks decoded ahead share the cache with what is being read: only blocks small
+      // enough for it to hold a few at once.
+      if (size * READ_AHEAD_SHARE > this.cache.budgetBytes) continue;
       // A failure is not lost: the block stays undecoded, and the read that needs it decodes
       // it again and reports the error.
-      decodes.push(this.decoded(i, this.layout.blocks[i].uncompressedSize).catch(() => undefined));
+      decodes.push(this.decoded(i, size).catch(() => undefined));
     }
     await Promise.all(decodes);
   }

@@ -43,6 +43,10 @@ interface VolumeRecords {
   readonly byEnd: Map<number, LogRecord>;
 }
 
+/** Volumes after the current one decompressed ahead (where that happens off this thread):
+ *  two keep the other core busy while a pmlogger volume of 100 MB is read. */
+const READ_AHEAD_VOLUMES = 2;
+
 export class LogCursor {
   /** Index of the current archive (ac_cur_log). */
   cur = 0;
@@ -119,11 +123,11 @@ export class LogCursor {
 
   /**
    * Replay mostly runs forwards through volumes: where decompression happens off this thread,
-   * volume `vol` (unless already done) and the next one are decompressed whole now, the next
-   * while this thread reads the first. Failures surface when the bytes are read.
+   * volume `vol` (unless already done) and the next READ_AHEAD_VOLUMES are decompressed whole
+   * now, while this thread reads. Failures surface when the bytes are read.
    */
   private readAhead(vol: number): void {
-    for (const v of [vol, vol + 1]) void this.archive.volume(v)?.readAhead?.();
+    for (let v = vol; v <= vol + READ_AHEAD_VOLUMES; v++) void this.archive.volume(v)?.readAhead?.();
   }
 
   private openArchive(i: number): void {
