@@ -1,7 +1,10 @@
 // Bundles the Node entry points (CLI, server) with esbuild. Dependencies stay external and
 // load from node_modules at run time.
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
+// Chunk names carry content hashes: without a clean start, old ones pile up.
+rmSync('dist/node', { recursive: true, force: true });
 await build({
   entryPoints: { cli: 'src/cli/run-cli.ts', bench: 'bench/run.ts' },
   outdir: 'dist/node',
