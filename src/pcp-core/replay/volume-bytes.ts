@@ -1,7 +1,7 @@
 // Block cache over one data volume: replay reads records one at a time, forwards and
 // backwards, and re-reads the same neighbourhood from fetch to fetch (archive-format.md §7.3),
 // so bytes are fetched from the ByteSource in aligned blocks and kept in a small LRU. A record
-// inside one block is returned as a view (no copy); one spanning blocks is assembled.
+// inside one block is returned as a view (no copy); one spanning blocks is read whole.
 import type { ReplayVolume } from './replay-source';
 
 // 1 MiB blocks: few ByteSource reads (each one a round trip through the platform's I/O)
@@ -49,21 +49,10 @@ export class VolumeBytes {
       const start = offset - first * BLOCK_SIZE;
       return b.subarray(start, Math.min(start + (end - offset), b.length));
     }
-    if (end - offset > BLOCK_SIZE * 4) {
-      // A very large record: read it directly rather than churning the cache.
-      return this.volume.read(offset, end - offset);
-    }
-    const out = new Uint8Array(end - offset);
-    let filled = 0;
-    for (let i = first; i <= last; i++) {
-      const b = await this.block(i);
-      const from = i === first ? offset - first * BLOCK_SIZE : 0;
-      const to = Math.min(b.length, i === last ? end - last * BLOCK_SIZE : BLOCK_SIZE);
-      if (to <= from) break;
-      out.set(b.subarray(from, to), filled);
-      filled += to - from;
-    }
-    return filled === out.length ? out : out.subarray(0, filled);
+    // A record across blocks: one read of the source. Decompressed sources answer with a view
+    // of the bytes they hold (assembling it from blocks was a copy per such record); file and
+    // HTTP sources with one read, about what assembling costs.
+    return this.volume.read(offset, end - offset);
   }
 
   /** Bytes [offset, offset+length) if they lie in one resident block, else undefined. */
