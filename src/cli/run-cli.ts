@@ -20,7 +20,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     process.stderr.write(`pmdash: stdout: ${e.message}\n`);
     process.exit(1);
   });
-  useSystemXz();
+  useSystemXz((text) => io.stderr(`pmdash: Warning: ${text}\n`));
   try {
     return await main(argv, io);
   } catch (e) {

@@ -17,7 +17,9 @@ import { QA_ARCHIVES, runTool, PYTHON } from '../../test/oracle';
 import { main } from './main';
 import { join } from 'node:path';
 
-useSystemXz();
+useSystemXz((text) => {
+  throw new Error(`system xz unusable here: ${text}`);
+});
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DEMO = join(ROOT, 'public', 'demo', 'pmdash-demo');

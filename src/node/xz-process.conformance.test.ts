@@ -68,10 +68,23 @@ describe('system xz decoder', () => {
   });
 
   it('hands blocks back to WebAssembly for good when there is no xz program', async () => {
-    setXzStreamDecoder(xzProcessDecoder('/nonexistent/xz'));
+    const warnings: string[] = [];
+    setXzStreamDecoder(xzProcessDecoder({ program: '/nonexistent/xz', warn: (t) => warnings.push(t) }));
     expect(xzDecodesOffThread()).toBe(true);
     const bytes = await decodeAll(VOLUME);
     expect(xzDecodesOffThread()).toBe(false);
+    expect(warnings).toEqual([]); // xz-utils is optional: no warning for its absence
+    setXzStreamDecoder(undefined);
+    expect(Buffer.compare(bytes, await decodeAll(VOLUME))).toBe(0);
+  });
+
+  it('says why, once, and decodes in WebAssembly when it has no room for its output', async () => {
+    const warnings: string[] = [];
+    setXzStreamDecoder(xzProcessDecoder({ scratchDir: '/nonexistent/scratch', warn: (t) => warnings.push(t) }));
+    const bytes = await decodeAll(VOLUME);
+    expect(xzDecodesOffThread()).toBe(false);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/\/nonexistent\/scratch.*; decoding \.xz in WebAssembly instead$/);
     setXzStreamDecoder(undefined);
     expect(Buffer.compare(bytes, await decodeAll(VOLUME))).toBe(0);
   });

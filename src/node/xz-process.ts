@@ -14,19 +14,22 @@ import { join } from 'node:path';
 import { setXzStreamDecoder, XzDecoderUnavailable, type XzStreamDecoder } from '../pcp-core/io/xz-block';
 import { xzBlockCache } from '../pcp-core/io/xz-source';
 
-/** A directory for scratch files: shared memory when the system has it. */
-async function scratchDir(): Promise<string> {
+/** No such program: the system has no xz. */
+class ProgramMissing extends XzDecoderUnavailable {}
+
+/** Where scratch files go by default: shared memory when the system has it. */
+async function defaultScratchDir(): Promise<string> {
   const shm = '/dev/shm';
-  const dir = await stat(shm).then(
+  return stat(shm).then(
     (s) => (s.isDirectory() ? shm : tmpdir()),
     () => tmpdir(),
   );
-  return mkdtemp(join(dir, 'pmdash-xz-')).catch(() => mkdtemp(join(tmpdir(), 'pmdash-xz-')));
 }
 
-/** A new file opened for reading and writing, already unlinked: it vanishes when closed. */
-async function scratchFile(): Promise<FileHandle> {
-  const dir = await scratchDir();
+/** A new file in `parent` opened for reading and writing, already unlinked: it vanishes
+ *  when closed. */
+async function scratchFile(parent: string): Promise<FileHandle> {
+  const dir = await mkdtemp(join(parent, 'pmdash-xz-'));
   try {
     return await open(join(dir, 'out'), 'w+');
   } finally {
@@ -48,11 +51,14 @@ function runXz(program: string, input: Uint8Array, out: FileHandle): Promise<voi
     // xz's exit status and message are.
     stdin.on('error', () => undefined);
     child.on('error', (e: NodeJS.ErrnoException) => {
-      reject(e.code === 'ENOENT' ? new XzDecoderUnavailable(`${program}: not found`) : new Error(`${program}: ${e.message}`));
+      reject(e.code === 'ENOENT' ? new ProgramMissing(`${program}: not found`) : new Error(`${program}: ${e.message}`));
     });
     child.on('close', (code, signal) => {
+      const message = stderr.trim();
       if (code === 0) resolve();
-      else reject(new Error(stderr.trim().replace(/^[^:]*: \(stdin\): /, 'xz: ') || `${program} ended with ${signal ?? `status ${code}`}`));
+      // Writing the output failed (a full scratch file system): the data is not at fault.
+      else if (message.includes('(stdout)')) reject(new XzDecoderUnavailable(message));
+      else reject(new Error(message.replace(/^[^:]*: \(stdin\): /, 'xz: ') || `${program} ended with ${signal ?? `status ${code}`}`));
     });
     stdin.end(input);
   });
@@ -83,13 +89,37 @@ async function readWhole(file: FileHandle, size: number): Promise<Uint8Array<Arr
   return out;
 }
 
-/** Decodes one framed single-block stream with `xz` found on PATH (or `program`). */
-export function xzProcessDecoder(program = 'xz'): XzStreamDecoder {
+export interface XzProcessOptions {
+  /** The program (default: `xz` on PATH). */
+  readonly program?: string;
+  /** Where scratch files go (default: /dev/shm where it exists, else the temporary directory). */
+  readonly scratchDir?: string;
+  /** Told once why the decoder gave up, when that is not simply a missing program. */
+  readonly warn?: (text: string) => void;
+}
+
+/** Decodes one framed single-block stream with the system's `xz`. */
+export function xzProcessDecoder(options: XzProcessOptions = {}): XzStreamDecoder {
+  const program = options.program ?? 'xz';
+  let scratch: Promise<string> | undefined;
+  let warned = false;
+  const unavailable = (e: unknown): XzDecoderUnavailable => {
+    const reason = e instanceof Error ? e.message : String(e);
+    // Decodes under way when it happens all fail alike: one warning says it.
+    if (!warned) options.warn?.(`${reason}; decoding .xz in WebAssembly instead`);
+    warned = true;
+    return new XzDecoderUnavailable(reason);
+  };
   return {
     async decode(framed, size) {
-      const file = await scratchFile();
+      const file = await scratchFile(await (scratch ??= options.scratchDir !== undefined ? Promise.resolve(options.scratchDir) : defaultScratchDir())).catch((e: unknown) => {
+        throw unavailable(e);
+      });
       try {
-        await runXz(program, framed, file);
+        await runXz(program, framed, file).catch((e: unknown) => {
+          // A missing program is expected (xz-utils is optional): quietly WebAssembly.
+          throw e instanceof XzDecoderUnavailable && !(e instanceof ProgramMissing) ? unavailable(e) : e;
+        });
         const written = (await file.stat()).size;
         if (written !== size) throw new Error(written > size ? 'more data than its index says' : `decoded ${written} bytes, the index says ${size}`);
         return await readWhole(file, size);
@@ -105,7 +135,7 @@ export function xzProcessDecoder(program = 'xz'): XzStreamDecoder {
 const CLI_XZ_CACHE_BYTES = 512 * 1024 * 1024;
 
 /** Makes pcp-core decode whole .xz blocks with the system's `xz`, with room to read ahead. */
-export function useSystemXz(): void {
-  setXzStreamDecoder(xzProcessDecoder());
+export function useSystemXz(warn: (text: string) => void): void {
+  setXzStreamDecoder(xzProcessDecoder({ warn }));
   xzBlockCache.resize(Math.max(xzBlockCache.budgetBytes, CLI_XZ_CACHE_BYTES));
 }
