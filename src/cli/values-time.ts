@@ -67,20 +67,7 @@ export function parseValuesWindow(start: string | undefined, finish: string | un
   return { origin: r.origin, finish: r.end };
 }
 
-const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
-const MILLIS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
-
-/** "HH:MM:SS.mmm" in `zone`, as pmval prints sample times (formatTimeOfDay(zone, t, 3)).
- *  Called once per sample: only the zone offset is looked up each time, the fields come
- *  from the local second of the day, and the digits from tables. */
+/** "HH:MM:SS.mmm" in `zone`, as pmval prints sample times. */
 export function zoneFormatter(zone: Zone): (t: Timestamp) => string {
-  return (t) => {
-    const nsec = t.nsec;
-    if (!(nsec >= 0 && nsec < 1e9) || !Number.isInteger(t.sec)) return formatTimeOfDay(zone, t, 3);
-    const local = t.sec + zone.offsetAt(t.sec).gmtoff;
-    const rem = local - Math.floor(local / 86400) * 86400;
-    const hour = Math.floor(rem / 3600);
-    const min = Math.floor((rem - hour * 3600) / 60);
-    return `${TWO_DIGITS[hour]}:${TWO_DIGITS[min]}:${TWO_DIGITS[rem - hour * 3600 - min * 60]}.${MILLIS[Math.floor(nsec / 1e6)]}`;
-  };
+  return (t) => formatTimeOfDay(zone, t, 3);
 }

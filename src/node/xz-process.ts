@@ -112,7 +112,8 @@ export function xzProcessDecoder(options: XzProcessOptions = {}): XzStreamDecode
   };
   return {
     async decode(framed, size) {
-      const file = await scratchFile(await (scratch ??= options.scratchDir !== undefined ? Promise.resolve(options.scratchDir) : defaultScratchDir())).catch((e: unknown) => {
+      scratch ??= options.scratchDir !== undefined ? Promise.resolve(options.scratchDir) : defaultScratchDir();
+      const file = await scratch.then(scratchFile).catch((e: unknown) => {
         throw unavailable(e);
       });
       try {

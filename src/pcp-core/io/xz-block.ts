@@ -275,7 +275,7 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
   const out = (full ? await decodeOffThread(name, block, framed) : undefined) ?? (await decodeHere(name, block, framed, want));
   // WebCrypto exists in Node and in workers of secure contexts; elsewhere the check is skipped,
   // as liblzma skips checks it does not know.
-  if (block.stream.checkType === CHECK_SHA256 && want === block.uncompressedSize && globalThis.crypto?.subtle) {
+  if (block.stream.checkType === CHECK_SHA256 && full && globalThis.crypto?.subtle) {
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', out));
     const check = stored.subarray(pad4(unpadded), pad4(unpadded) + 32);
     if (!digest.every((b, i) => b === check[i])) throw blockError(name, block, 'SHA-256 mismatch');

@@ -11,6 +11,9 @@ const WDAY = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTH = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');
+const SECS_PER_DAY = 86400;
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => pad2(i));
+const MILLIS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 
 /** The fraction digits of nsec, truncated: 3 → milliseconds, 6 → microseconds, 9 → all. */
 export function formatFraction(nsec: number, digits: number): string {
@@ -32,9 +35,17 @@ export function formatCtime(zone: Zone, sec: number): string {
  * pmval prints 3, pmdumplog 6 for v2 and 9 for v3 archives.
  */
 export function formatTimeOfDay(zone: Zone, t: Timestamp, digits: number): string {
-  const tm = zone.localtime(t.sec);
-  const hms = `${pad2(tm.hour)}:${pad2(tm.min)}:${pad2(tm.sec)}`;
-  return digits > 0 ? `${hms}.${formatFraction(t.nsec, digits)}` : hms;
+  // Once per sample or record: the time of day needs only the zone's offset, not the
+  // calendar date localtime also works out, and its digits come from tables.
+  const local = t.sec + zone.offsetAt(t.sec).gmtoff;
+  const rem = local - Math.floor(local / SECS_PER_DAY) * SECS_PER_DAY;
+  const hour = Math.floor(rem / 3600);
+  const min = Math.floor((rem - hour * 3600) / 60);
+  const sec = rem - hour * 3600 - min * 60;
+  const hms = Number.isInteger(rem) ? `${TWO_DIGITS[hour]}:${TWO_DIGITS[min]}:${TWO_DIGITS[sec]}` : `${pad2(hour)}:${pad2(min)}:${pad2(sec)}`;
+  if (digits <= 0) return hms;
+  const ms = digits === 3 ? MILLIS[Math.floor(t.nsec / 1e6)] : undefined;
+  return `${hms}.${ms ?? formatFraction(t.nsec, digits)}`;
 }
 
 /** pmCtime with the fraction after the seconds: "Wed Mar 15 23:31:13.870437 2017". */

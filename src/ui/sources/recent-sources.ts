@@ -24,8 +24,13 @@ export function recentTarget(s: RecentSourceTarget): string {
   return s.kind === 'url' ? s.url : s.host;
 }
 
+/** What identifies a source across kinds (a URL and a host with the same text differ). */
+export function recentKey(s: RecentSourceTarget): string {
+  return `${s.kind} ${recentTarget(s)}`;
+}
+
 function sameSource(a: RecentSourceTarget, b: RecentSourceTarget): boolean {
-  return a.kind === b.kind && recentTarget(a) === recentTarget(b);
+  return recentKey(a) === recentKey(b);
 }
 
 function isRecentSource(r: unknown): r is RecentSource {

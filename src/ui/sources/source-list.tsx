@@ -9,7 +9,7 @@ import { formatCtime, type DisplayZone } from '../time/zone';
 import { bridgeUrlFor, PMCD_PORT } from './bridge-url';
 import { closeSource, openFiles, openLive, openUrl } from './open-sources';
 import { readPicked } from './read-drop';
-import { forgetSource, recentSources, recentTarget, subscribeRecentSources, type RecentSource } from './recent-sources';
+import { forgetSource, recentKey, recentSources, recentTarget, subscribeRecentSources, type RecentSource } from './recent-sources';
 
 function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zone: DisplayZone }) {
   const sum = s.summary;
@@ -64,8 +64,8 @@ function reopen(r: RecentSource): void {
 function RecentSources({ sources }: { sources: readonly SourceEntry[] }) {
   const recent = useSyncExternalStore(subscribeRecentSources, recentSources, recentSources);
   const titleId = useId();
-  const open = new Set(sources.filter((s) => s.status === 'ready' || s.status === 'opening').map((s) => s.origin.kind === 'url' ? `url ${s.origin.url}` : s.origin.kind === 'live' ? `live ${s.origin.host}` : ''));
-  const shown = recent.filter((r) => !open.has(`${r.kind} ${recentTarget(r)}`));
+  const open = new Set(sources.flatMap((s) => ((s.status === 'ready' || s.status === 'opening') && s.origin.kind !== 'files' ? [recentKey(s.origin)] : [])));
+  const shown = recent.filter((r) => !open.has(recentKey(r)));
   if (shown.length === 0) return null;
   return (
     <div className="recent-sources" data-testid="recent-sources">
@@ -76,7 +76,7 @@ function RecentSources({ sources }: { sources: readonly SourceEntry[] }) {
           const what = r.kind === 'url' ? 'archive URL' : 'live host';
           const name = r.kind === 'url' ? target.replace(/\/+$/, '').split('/').pop() || target : target;
           return (
-            <li key={`${r.kind} ${target}`} className="recent-source" data-testid="recent-source" data-kind={r.kind} data-target={target}>
+            <li key={recentKey(r)} className="recent-source" data-testid="recent-source" data-kind={r.kind} data-target={target}>
               <button type="button" className="recent-open" aria-label={`${r.kind === 'url' ? 'Open' : 'Connect to'} ${what} ${target}`} title={`${what} ${target}, last opened ${new Date(r.savedMs).toLocaleString()}`} onClick={() => reopen(r)}>
                 <span className={`source-kind ${r.kind}`}>{r.kind === 'url' ? 'ARCHIVE' : 'LIVE'}</span>
                 <span className="recent-name">{name}</span>
