@@ -296,7 +296,7 @@ describe('the bridge under issue 16’s attacks, in front of pmcd 6.0.3', () => 
   });
 
   it('stops reading pmcd for a client that does not read its amplified replies, keeps its queue under the cap, and closes it', async () => {
-    // pmcd writes with blocking sends: while paused, this client may stall pmcd, so briefly.
+    // Closed after 1 s paused (10 s by default), to keep the test short.
     const { server, logs, fromPmcd } = await countingServer({ pauseTimeoutMs: 1000 });
     servers.push(server);
     const [ncpu] = await pmidsOf(server.origin, ['hinv.ncpu']);
@@ -323,6 +323,27 @@ describe('the bridge under issue 16’s attacks, in front of pmcd 6.0.3', () => 
     expect(logs.some((l) => /^bridge: #2 → localhost:44321: client is not reading \(\d+ bytes queued\), pmcd paused$/.test(l))).toBe(true);
     expect(logs.some((l) => /^bridge: disconnect #2 → localhost:44321: client is not reading \(\d+ bytes queued for 1 s\)/.test(l))).toBe(true);
     await servesLikePminfo(server.origin);
+  });
+
+  it('keeps pmcd serving other clients while one that does not read is paused (few of its requests are ever outstanding)', async () => {
+    const { server, logs } = await countingServer({ pauseTimeoutMs: 8000 });
+    servers.push(server);
+    const [ncpu] = await pmidsOf(server.origin, ['hinv.ncpu']);
+    const fetch = encodeFetch(Array.from({ length: 16_000 }, () => ncpu), false);
+    const ws = new WebSocket(bridgeUrl(server.origin), { origin: server.origin });
+    await new Promise((r) => ws.on('open', r));
+    ws.pause();
+    ws.send(encodeCreds(0));
+    ws.send(encodeProfile({ state: 0, entries: [] }));
+    for (let i = 0; i < 60; i++) ws.send(fetch);
+    try {
+      expect(await until(() => logs.some((l) => l.includes('pmcd paused')), 10_000)).toBe(true);
+      // pminfo straight to pmcd, and a client through the bridge, while the other is paused.
+      await servesLikePminfo(server.origin);
+      expect(logs.some((l) => l.includes('client is not reading (') && l.includes('disconnect'))).toBe(false);
+    } finally {
+      ws.terminate();
+    }
   });
 
   it('resumes pmcd when a paused client reads again: every reply arrives, in order', async () => {

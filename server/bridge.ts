@@ -23,9 +23,10 @@
 //     threshold, the bridge stops reading from pmcd (its replies wait in pmcd and the
 //     kernel), and stops reading from the client (more requests would only add replies);
 //     while pmcd has not taken what was sent to it, the client is not read either. pmcd
-//     6.0.3 sends with blocking writes: unread replies that fill the kernel's buffers stall
-//     pmcd for every client, so pmcd stays paused for a few seconds at most, then the client
-//     is closed;
+//     6.0.3 sends with blocking writes: unread replies that fill the kernel's buffers would
+//     stall pmcd for every client, so at most a few requests of a connection await their
+//     replies at once (their replies fit in the kernel's buffers), and a client whose queue
+//     does not drain within a few seconds is closed;
 //   - caps on queued output, per connection and across all of them: a client past one is
 //     closed (1008 and 1013) and its socket destroyed soon after, releasing its buffers.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -62,12 +63,14 @@ export interface BridgeOptions {
   readonly partialPduTimeoutMs?: number;
   /** Client PDUs per second per connection before reading is paused (default 5000). */
   readonly maxPdusPerSecond?: number;
+  /** Requests forwarded to pmcd and not yet answered, per connection, before the rest wait (default 8). */
+  readonly maxOutstanding?: number;
   /** Output queued for a client above which pmcd and the client are no longer read (default 64 KiB). */
   readonly pauseBufferedBytes?: number;
   /**
-   * How long pmcd may stay paused for a client that does not read before the client is
-   * disconnected with 1008 (default 3 s): pmcd 6 writes replies with blocking sends, so a
-   * paused connection whose unread replies fill the kernel's buffers stalls pmcd for all.
+   * How long pmcd may stay paused for a client whose queue does not drain before the client
+   * is disconnected with 1008 (default 10 s), so that clients that never read do not hold
+   * their slots (and what pmcd has queued for them) until the idle timeout.
    */
   readonly pauseTimeoutMs?: number;
   /** Output queued for one client before it is disconnected with 1008 (default 1 MiB). */
@@ -108,7 +111,7 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
 }
 
 /** Why the bridge is not reading a client: each reason is set and cleared on its own. */
-type ReadPause = 'rate' | 'client-slow' | 'pmcd-slow' | 'connecting';
+type ReadPause = 'held' | 'client-slow' | 'pmcd-slow' | 'connecting';
 
 export function attachBridge(server: Server, options: BridgeOptions): Bridge {
   const policy = makePolicy(options);
@@ -118,7 +121,8 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
   const upstreamOf = options.connectUpstream ?? defaultUpstream;
   const maxPdusPerSecond = options.maxPdusPerSecond ?? 5000;
   const pauseBufferedBytes = options.pauseBufferedBytes ?? 64 * 1024;
-  const pauseTimeoutMs = options.pauseTimeoutMs ?? 3000;
+  const pauseTimeoutMs = options.pauseTimeoutMs ?? 10_000;
+  const maxOutstanding = options.maxOutstanding ?? 8;
   const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
   const maxTotalBufferedBytes = options.maxTotalBufferedBytes ?? 16 * 1024 * 1024;
   const log = (line: string): void => options.log(escapeLogText(line));
@@ -173,9 +177,10 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
     let partialTimer: ReturnType<typeof setTimeout> | undefined;
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     let stallTimer: ReturnType<typeof setTimeout> | undefined;
-    // Rate cap: each one-second window lets `maxPdusPerSecond` client PDUs through; the rest
-    // wait here, in order, and the socket is not read while any wait (the client is slowed
-    // down, not cut off). At most one message's worth (maxPayload) is ever held.
+    // Rate cap: each one-second window lets `maxPdusPerSecond` client PDUs through, and at
+    // most `maxOutstanding` requests await pmcd at once; the rest wait here, in order, and
+    // the socket is not read while any wait (the client is slowed down, not cut off). At
+    // most one message's worth (maxPayload) is ever held.
     const held: Array<{ readonly pdu: Pdu; readonly verdict: PduVerdict }> = [];
     let budget = maxPdusPerSecond;
     let throttleLogged = false;
@@ -226,7 +231,7 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
       armPartial(false);
     };
     /** Whether the bridge (not the client's own behaviour) is what keeps the client from sending. */
-    const heldBackByBridge = (): boolean => readPauses.has('rate') || readPauses.has('pmcd-slow') || readPauses.has('connecting');
+    const heldBackByBridge = (): boolean => readPauses.has('held') || readPauses.has('pmcd-slow') || readPauses.has('connecting');
     const armPartial = (restart: boolean): void => {
       if (closing) return;
       if (reassembler.pending === 0 || heldBackByBridge()) {
@@ -321,21 +326,23 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
       }
       pump();
     };
-    /** Forwards (or answers) held PDUs while this window's budget lasts. */
+    /**
+     * Forwards (or answers) held PDUs while this window's budget lasts and fewer than
+     * `maxOutstanding` requests await pmcd's reply (so a client that stops reading has few
+     * replies on their way when pmcd is paused).
+     */
     const pump = (): void => {
       let next;
-      while (!closing && budget > 0 && (next = held.shift()) !== undefined) {
+      while (!closing && budget > 0 && replies.outstanding < maxOutstanding && (next = held.shift()) !== undefined) {
         budget--;
         handle(next.pdu, next.verdict);
       }
       if (closing) return;
-      if (held.length > 0 && !readPauses.has('rate')) {
-        setReading('rate', true);
-        if (!throttleLogged) log(`bridge: #${id} → ${name}: over ${maxPdusPerSecond} PDUs per second, slowed down`);
+      if (held.length > 0 && budget === 0 && !throttleLogged) {
+        log(`bridge: #${id} → ${name}: over ${maxPdusPerSecond} PDUs per second, slowed down`);
         throttleLogged = true;
-      } else if (held.length === 0 && readPauses.has('rate')) {
-        setReading('rate', false);
       }
+      if (held.length > 0 !== readPauses.has('held')) setReading('held', held.length > 0);
     };
     const handle = (pdu: Pdu, verdict: PduVerdict): void => {
       if (verdict.action === 'answer') {
@@ -405,6 +412,8 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
             // The common case, a chunk of whole PDUs passed on untouched, goes out as it came.
             if (!modified && whole && fromPmcd.pending === 0) toClient([chunk]);
             else toClient(out);
+            // Replies make room for requests held back by the outstanding limit.
+            if (held.length > 0 && pdus.length > 0) pump();
           });
           t.onClose((error) => {
             release();
