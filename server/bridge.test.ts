@@ -344,6 +344,21 @@ describe('the pmcd bridge', () => {
     expect(h.logs.some((l) => /: bridge output buffers full \(\d+ bytes queued for all clients, limit 524288\)/.test(l))).toBe(true);
   });
 
+  it('lets at most 8 requests of a connection await pmcd at once; the rest wait in order for replies', async () => {
+    const h = await start({ idleTimeoutMs: 1000 });
+    h.fake.behaviour.silent = true;
+    const ws = new WebSocket(h.url(), { origin: h.origin });
+    await new Promise((r) => ws.on('open', r));
+    const names = Array.from({ length: 20 }, (_, i) => encodeNameList([`m${i}`]));
+    ws.send(new Uint8Array(Buffer.concat([encodeCreds(0), ...names])));
+    const forwarded = (): number => h.fake.received.filter((p) => p.type === PDU_PMNS_NAMES).length;
+    await sleep(300);
+    // CREDS and the bridge's marker behind it are two of the eight.
+    expect(forwarded()).toBe(6);
+    // The bridge, holding the rest, is not reading the client, yet closes it cleanly.
+    expect(await new Promise((r) => ws.on('close', (code) => r(code)))).toBe(1000);
+  });
+
   it('escapes what a client sent before it reaches the log: no CR, LF, NUL or other control character gets through', async () => {
     const h = await start();
     const evil = '%0d%0abridge:%20connect%20%2399%20from%20forged%00%1b[2J%c2%85';

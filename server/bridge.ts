@@ -207,6 +207,9 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
       upstream?.close();
       held.length = 0;
       pendingToPmcd = [];
+      // The client's answer to the close frame must be read, or the socket lingers.
+      if (wsPaused) ws.resume();
+      wsPaused = false;
       // Close reasons are limited to 123 bytes by the protocol.
       ws.close(code, truncateUtf8(reason, 123));
       log(`bridge: disconnect #${id} → ${name}: ${reason} (${summary()})`);
@@ -450,7 +453,10 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
       return true;
     },
     close() {
-      for (const ws of open) ws.close(1001, 'server shutting down');
+      for (const ws of open) {
+        ws.resume();
+        ws.close(1001, 'server shutting down');
+      }
       wss.close();
     },
   };
