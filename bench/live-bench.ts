@@ -31,8 +31,9 @@ function median(xs: readonly number[]): number {
 }
 
 /** `pmdash serve` on a free port, its bridge allowing only the local pmcd. */
-async function startBridge(): Promise<{ origin: string; proc: ChildProcess }> {
-  const proc = spawn(process.execPath, ['bin/pmdash.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--max-connections', '100'], { stdio: ['ignore', 'pipe', 'ignore'] });
+export async function startBridge(onLog?: (text: string) => void): Promise<{ origin: string; proc: ChildProcess }> {
+  const proc = spawn(process.execPath, ['bin/pmdash.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--max-connections', '100'], { stdio: ['ignore', 'pipe', onLog ? 'pipe' : 'ignore'] });
+  if (onLog) proc.stderr?.on('data', (d: Buffer) => onLog(d.toString()));
   const origin = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`pmdash serve did not start: ${out}`)), 20_000);

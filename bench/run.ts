@@ -3,6 +3,7 @@
 import { formatResults, runBenchmark, type Benchmark, type BenchResult, type MeasuredResult } from './harness';
 import { runBrowserBenchmarks } from './browser-bench';
 import { runLiveBenchmarks } from './live-bench';
+import { runBridgeMemoryBenchmark } from './bridge-memory-bench';
 
 const pmdash = (...args: string[]) => ({ cmd: process.execPath, args: ['bin/pmdash.js', ...args] });
 
@@ -79,6 +80,8 @@ const results: (BenchResult | MeasuredResult)[] = selected.map((b) => {
 });
 // Live pmcd through the bridge vs libpcp direct (round trip, whole command, 20 clients).
 results.push(...(await runLiveBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
+// Bridge memory with clients that never read.
+results.push(...(await runBridgeMemoryBenchmark((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 // Chromium-driven UI benchmarks (drop → first chart, frame times while playing).
 results.push(...(await runBrowserBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 process.stdout.write(formatResults(results, [{ label: 'derived metric evaluation', numerator: 'values derived 20180416.10.00', denominator: 'values plain 20180416.10.00' }]) + '\n');

@@ -50,7 +50,7 @@ export interface BridgePolicy {
 const ANY_BEHIND = '*@';
 
 /** The canonical allow-list entry for `text`: a target, or `*@PROXY:PORT`. */
-function canonicalEntry(text: string): string {
+export function canonicalEntry(text: string): string {
   const t = text.trim();
   if (!t.startsWith(ANY_BEHIND)) return formatTargetSpec(parseTargetSpec(t));
   const proxy = parseTargetSpec(`any@${t.slice(ANY_BEHIND.length)}`).proxy;
@@ -161,6 +161,8 @@ export type PduVerdict =
 export const CLOSE_POLICY = 1008;
 export const CLOSE_TOO_BIG = 1009;
 export const CLOSE_UPSTREAM = 1011;
+/** The server is overloaded (its output buffers across clients are full). */
+export const CLOSE_TRY_AGAIN = 1013;
 
 /**
  * Checks one whole client PDU. `first` is true for the first PDU of the connection, which

@@ -6,16 +6,19 @@ import { WebSocket } from 'ws';
 import { LiveContext } from '../src/pcp-core/context/live-context';
 import { ECONNREFUSED, PM_ERR_PERMISSION, PM_ERR_PROFILE, PmError } from '../src/pcp-core/errors';
 import { PduClient } from '../src/pcp-core/pdu/client';
-import { PDU_FLAG_HIGHRES, PDU_PMNS_CHILD, PDU_PMNS_NAMES, PDU_RESULT } from '../src/pcp-core/pdu/constants';
+import { PDU_FETCH, PDU_FLAG_HIGHRES, PDU_PMNS_CHILD, PDU_PMNS_NAMES, PDU_RESULT } from '../src/pcp-core/pdu/constants';
 import { encodeCreds } from '../src/pcp-core/pdu/creds-pdu';
+import { encodeFetch } from '../src/pcp-core/pdu/fetch-pdu';
 import { FakePmcd } from '../src/pcp-core/pdu/fake-pmcd';
 import { encodeNameList } from '../src/pcp-core/pdu/pmns-pdu';
+import { encodeProfile } from '../src/pcp-core/pdu/profile-pdu';
 import { encodeResult } from '../src/pcp-core/pdu/result-pdu';
 import { bridgeUrl } from '../src/pcp-core/pdu/target-spec';
 import { PM_INDOM_NULL, PM_TYPE_U32, decodeUnits, pmid, type PmId } from '../src/pcp-core/types';
 import { openNodeWebSocketTransport } from '../src/node/websocket-transport';
 import type { BridgeOptions } from './bridge';
 import { serveWithBridge, type Served } from './serve';
+import { rawRequest } from './test-server';
 
 const NCPU = pmid(60, 0, 32);
 const STORE_SETS = [{ pmid: NCPU, numval: 1, valfmt: 0, inst: Int32Array.of(-1), values: [1] }];
@@ -290,4 +293,138 @@ describe('the pmcd bridge', () => {
     const s = await rawSession(h.url(), h.origin, [encodeCreds(0)]);
     expect([s.code, s.reason]).toEqual([1011, 'cannot reach localhost:44321: localhost:44321: Connection refused']);
   });
+
+  it('refuses a request whose Host is not a name it answers to (DNS rebinding), on every surface, before any upgrade', async () => {
+    const h = await start({ publicHosts: ['dash.example.org'], origins: ['https://other.example.net'] });
+    const evil = { Host: 'evil.example:8044', Origin: 'http://evil.example:8044' };
+    expect(await rawRequest(h.origin, '/pmcd', evil, true)).toBe(403);
+    expect(await rawRequest(h.origin, '/pmcd/targets', evil)).toBe(403);
+    expect(await rawRequest(h.origin, '/', evil)).toBe(403);
+    expect(await rawRequest(h.origin, '/pmcd/targets', {})).toBe(200);
+    expect(h.fake.connections).toBe(0);
+    // Loopback names on any port (the Vite dev proxy keeps the browser's Host), the public
+    // host and an --origin's host pass; Origin must still match.
+    for (const host of ['localhost:5173', '127.0.0.1:8044', '127.9.9.9', '[::1]:8044', 'dash.example.org', 'dash.example.org:8443']) {
+      expect(await rawRequest(h.origin, '/pmcd', { Host: host, Origin: `http://${host}` }, true), host).toBe('upgraded');
+    }
+    expect(await rawRequest(h.origin, '/pmcd', { Host: 'other.example.net', Origin: 'https://other.example.net' }, true)).toBe('upgraded');
+    expect(await rawRequest(h.origin, '/pmcd', { Host: 'other.example.net:8044', Origin: 'https://other.example.net' }, true)).toBe(403);
+    expect(await rawRequest(h.origin, '/pmcd', { Host: 'dash.example.org', Origin: 'http://evil.example:8044' }, true)).toBe(403);
+    expect(await rawRequest(h.origin, '/pmcd', { Host: 'evil.example@127.0.0.1', Origin: 'http://127.0.0.1' }, true)).toBe(403);
+    expect(h.logs.filter((l) => l.includes("Host 'evil.example:8044' is not a name this server answers to")).length).toBe(3);
+  });
+
+  it('closes a connection whose PDU is not complete a few seconds after its first byte, however slowly it drips', async () => {
+    const h = await start({ partialPduTimeoutMs: 300, idleTimeoutMs: 60_000 });
+    const s = await drip(h, 100, 3000);
+    expect(s.dripped).toBeGreaterThan(0);
+    expect(s.code).toBe(1008);
+    expect(s.reason).toMatch(/^PDU not complete 0\.3 s after its first byte \(\d+ bytes received\)$/);
+  });
+
+  it('counts only complete PDUs as activity: dripping bytes into one does not hold off the idle timeout', async () => {
+    const h = await start({ partialPduTimeoutMs: 60_000, idleTimeoutMs: 400 });
+    const s = await drip(h, 100, 3000);
+    expect([s.code, s.reason]).toEqual([1000, 'idle for 0 s']);
+  });
+
+  it('closes a client that does not read once its queued output passes the per-connection cap, and frees it', async () => {
+    // The fake pmcd's connection cannot be paused: what it answers lands in the bridge's queue.
+    const h = await start({ maxBufferedBytes: 256 * 1024 });
+    await notReading(h, 1, 40);
+    await until(() => h.served.bridge.connections === 0);
+    expect(h.served.bridge.bufferedBytes).toBe(0);
+    expect(h.logs.some((l) => /^bridge: disconnect #1 → localhost:44321: client is not reading \(\d+ bytes queued, limit 262144\)/.test(l))).toBe(true);
+  });
+
+  it('closes a client with 1013 when the output queued for all clients passes the global cap', async () => {
+    const h = await start({ maxBufferedBytes: 64 * 1024 * 1024, maxTotalBufferedBytes: 512 * 1024 });
+    await notReading(h, 3, 40);
+    await until(() => h.logs.some((l) => l.includes('bridge output buffers full')));
+    expect(h.logs.some((l) => /: bridge output buffers full \(\d+ bytes queued for all clients, limit 524288\)/.test(l))).toBe(true);
+  });
+
+  it('lets at most 8 requests of a connection await pmcd at once; the rest wait in order for replies', async () => {
+    const h = await start({ idleTimeoutMs: 1000 });
+    h.fake.behaviour.silent = true;
+    const ws = new WebSocket(h.url(), { origin: h.origin });
+    await new Promise((r) => ws.on('open', r));
+    const names = Array.from({ length: 20 }, (_, i) => encodeNameList([`m${i}`]));
+    ws.send(new Uint8Array(Buffer.concat([encodeCreds(0), ...names])));
+    const forwarded = (): number => h.fake.received.filter((p) => p.type === PDU_PMNS_NAMES).length;
+    await sleep(300);
+    // CREDS and the bridge's marker behind it are two of the eight.
+    expect(forwarded()).toBe(6);
+    // The bridge, holding the rest, is not reading the client, yet closes it cleanly.
+    expect(await new Promise((r) => ws.on('close', (code) => r(code)))).toBe(1000);
+  });
+
+  it('escapes what a client sent before it reaches the log: no CR, LF, NUL or other control character gets through', async () => {
+    const h = await start();
+    const evil = '%0d%0abridge:%20connect%20%2399%20from%20forged%00%1b[2J%c2%85';
+    await rawSession(`${h.url()}?target=x${evil}`, h.origin);
+    await rawSession(`${h.url()}?hots${evil}=1`, h.origin);
+    await rawRequest(h.origin, `/pmcd?target=${evil}`, { Host: 'evil.example', Origin: 'http://evil.example' }, true);
+    const refused = h.logs.filter((l) => l.includes('refused'));
+    expect(refused.length).toBe(3);
+    // eslint-disable-next-line no-control-regex -- the control characters are what is checked
+    for (const line of h.logs) expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+    expect(refused[0]).toContain("bad target 'x\\r\\nbridge: connect #99 from forged\\x00\\x1b[2J\\x85'");
+    expect(refused[1]).toContain("unknown parameter 'hots\\r\\nbridge: connect #99 from forged\\x00\\x1b[2J\\x85'");
+  });
 });
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function until(cond: () => boolean, ms = 10_000): Promise<void> {
+  for (const end = Date.now() + ms; !cond() && Date.now() < end; ) await sleep(50);
+  expect(cond()).toBe(true);
+}
+
+/**
+ * The slow-drip client of issue 16: CREDS, then the header of a 64 KiB PDU, then one byte
+ * every `everyMs`; resolves when the bridge closes it, or after `giveUpMs` with code 0.
+ */
+function drip(h: Harness, everyMs: number, giveUpMs: number): Promise<{ code: number; reason: string; dripped: number }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(h.url(), { origin: h.origin });
+    let dripped = 0;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const giveUp = setTimeout(() => {
+      clearInterval(timer);
+      ws.terminate();
+      resolve({ code: 0, reason: 'still open', dripped });
+    }, giveUpMs);
+    ws.on('open', () => {
+      const header = new Uint8Array(12);
+      new DataView(header.buffer).setInt32(0, 65536);
+      new DataView(header.buffer).setInt32(4, PDU_FETCH);
+      ws.send(encodeCreds(0));
+      ws.send(header);
+      timer = setInterval(() => {
+        dripped++;
+        ws.send(new Uint8Array(1));
+      }, everyMs);
+    });
+    ws.on('close', (code, reason) => {
+      clearTimeout(giveUp);
+      clearInterval(timer);
+      resolve({ code, reason: reason.toString(), dripped });
+    });
+  });
+}
+
+/** `clients` clients that never read, each sending CREDS, PROFILE and `fetches` amplifying FETCHes (one PMID 16 000 times). */
+async function notReading(h: Harness, clients: number, fetches: number): Promise<void> {
+  const fetch = encodeFetch(Array.from({ length: 16_000 }, () => NCPU), false);
+  for (let i = 0; i < clients; i++) {
+    const ws = new WebSocket(h.url(), { origin: h.origin });
+    await new Promise((r) => ws.on('open', r));
+    ws.pause();
+    ws.send(encodeCreds(0));
+    ws.send(encodeProfile({ state: 0, entries: [] }));
+    for (let f = 0; f < fetches; f++) ws.send(fetch);
+    cleanups.push(() => ws.terminate());
+  }
+}
+

@@ -11,7 +11,24 @@
 // deny a store, in the place of the reply stream where pmcd's answer would be
 // (bridge-replies.ts), and the connection carries on. pmcd → client bytes are reassembled
 // too, for that bookkeeping, and passed on unchanged otherwise. Connections are capped, idle
-// ones closed, every connect, refusal, dropped store and disconnect logged.
+// ones closed, every connect, refusal, dropped store and disconnect logged (escaped: the
+// lines quote what clients sent, log-text.ts).
+//
+// A hostile client must not hold the bridge's memory or its slots (issue 16):
+//   - a request passes the Host rule (host-check.ts) before the Origin rule, both before
+//     any upgrade;
+//   - a PDU must be complete within a few seconds of its first byte, and only complete PDUs
+//     count as activity for the idle timeout;
+//   - flow control both ways: while the client's queue of unsent output is over a small
+//     threshold, the bridge stops reading from pmcd (its replies wait in pmcd and the
+//     kernel), and stops reading from the client (more requests would only add replies);
+//     while pmcd has not taken what was sent to it, the client is not read either. pmcd
+//     6.0.3 sends with blocking writes: unread replies that fill the kernel's buffers would
+//     stall pmcd for every client, so at most a few requests of a connection await their
+//     replies at once (their replies fit in the kernel's buffers), and a client whose queue
+//     does not drain within a few seconds is closed;
+//   - caps on queued output, per connection and across all of them: a client past one is
+//     closed (1008 and 1013) and its socket destroyed soon after, releasing its buffers.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -20,49 +37,72 @@ import { PDU_SERVER_MAX_BYTES, pduTypeName } from '../src/pcp-core/pdu/constants
 import type { Pdu } from '../src/pcp-core/pdu/pdu-buffer';
 import { PduReassembler } from '../src/pcp-core/pdu/reassembler';
 import { BRIDGE_TARGETS_PATH, type TargetSpec } from '../src/pcp-core/pdu/target-spec';
-import { pmproxyRelay } from '../src/pcp-core/pdu/pmproxy-relay';
-import type { Transport } from '../src/pcp-core/pdu/transport';
-import { openTcpTransport } from '../src/node/tcp-transport';
 import { ReplyTracker } from './bridge-replies';
 import { ConnectGate } from './connect-gate';
-import { checkClientPdu, checkOrigin, chooseTarget, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_UPSTREAM, defaultTarget, makePolicy, type BridgePolicy, type PduVerdict } from './bridge-policy';
+import { checkClientPdu, checkOrigin, chooseTarget, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_TRY_AGAIN, CLOSE_UPSTREAM, defaultTarget, makePolicy, type BridgePolicy, type PduVerdict, type Refusal } from './bridge-policy';
+import { makeHostCheck } from './host-check';
+import { escapeLogText, truncateUtf8 } from './log-text';
+import { openUpstream, type Upstream } from './upstream';
 
 export interface BridgeOptions {
   /** Allowed targets, `HOST[:PORT][@PROXY[:PORT]]`; the first is the default. */
   readonly targets?: readonly string[];
-  /** Origins allowed besides the server's own. */
+  /** Origins allowed besides the server's own; their hosts are names the server answers to. */
   readonly origins?: readonly string[];
+  /** More names the server answers to, NAME[:PORT] (host-check.ts). */
+  readonly publicHosts?: readonly string[];
+  /** The name or address the server listens on (a name it answers to). */
+  readonly listenHost?: string;
   /** Forward client-sent store PDUs (off by default: answered with PM_ERR_PERMISSION). */
   readonly allowStore?: boolean;
   /** Most simultaneous bridge connections (default 64). */
   readonly maxConnections?: number;
-  /** Close a connection after this long without client traffic (default 10 minutes). */
+  /** Close a connection after this long without a complete client PDU (default 10 minutes). */
   readonly idleTimeoutMs?: number;
+  /** A client PDU must be complete this long after its first byte (default 5 s). */
+  readonly partialPduTimeoutMs?: number;
   /** Client PDUs per second per connection before reading is paused (default 5000). */
   readonly maxPdusPerSecond?: number;
-  /** pmcd → client bytes queued for a slow client before it is disconnected (default 64 MiB). */
+  /** Requests forwarded to pmcd and not yet answered, per connection, before the rest wait (default 8). */
+  readonly maxOutstanding?: number;
+  /** Output queued for a client above which pmcd and the client are no longer read (default 64 KiB). */
+  readonly pauseBufferedBytes?: number;
+  /**
+   * How long pmcd may stay paused for a client whose queue does not drain before the client
+   * is disconnected with 1008 (default 10 s), so that clients that never read do not hold
+   * their slots (and what pmcd has queued for them) until the idle timeout.
+   */
+  readonly pauseTimeoutMs?: number;
+  /** Output queued for one client before it is disconnected with 1008 (default 1 MiB). */
   readonly maxBufferedBytes?: number;
+  /** Output queued for all clients together before the one adding to it is disconnected with 1013 (default 16 MiB). */
+  readonly maxTotalBufferedBytes?: number;
   readonly log: (line: string) => void;
   /** Opens the byte stream to a target; defaults to TCP, with pmproxy's relay for proxies. */
-  readonly connectUpstream?: (target: TargetSpec) => Promise<Transport>;
+  readonly connectUpstream?: (target: TargetSpec) => Promise<Upstream>;
 }
 
 export interface Bridge {
   readonly policy: BridgePolicy;
   /** Open bridge connections. */
   readonly connections: number;
+  /** Output queued in the bridge for all its clients, in bytes. */
+  readonly bufferedBytes: number;
+  /** The Host rule (host-check.ts) for any request to this server; undefined when it passes. */
+  checkHost(req: IncomingMessage): Refusal | undefined;
   /** Answers GET /pmcd/targets; false when the request is not for it. */
   handleHttp(req: IncomingMessage, res: ServerResponse): boolean;
   /** Closes every connection. */
   close(): void;
 }
 
-
 /** Upstream connection through TCP, and pmproxy's relay when the target names a proxy. */
-export async function defaultUpstream(target: TargetSpec): Promise<Transport> {
-  if (!target.proxy) return openTcpTransport(target.host, target.port);
-  return pmproxyRelay(await openTcpTransport(target.proxy.host, target.proxy.port), target.host, target.port);
-}
+export const defaultUpstream = openUpstream;
+
+/** pmcd → bridge writes queued past this pause reading the client until pmcd takes them. */
+const UPSTREAM_PAUSE_BYTES = 256 * 1024;
+/** A client closed for its queue gets this long to take the close frame before its socket goes. */
+const CLOSE_GRACE_MS = 1000;
 
 function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
   const text = `${reason}\n`;
@@ -70,26 +110,44 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
   socket.end(`HTTP/1.1 ${status} ${statusText}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
 }
 
+/** Why the bridge is not reading a client: each reason is set and cleared on its own. */
+type ReadPause = 'held' | 'client-slow' | 'pmcd-slow' | 'connecting';
+
 export function attachBridge(server: Server, options: BridgeOptions): Bridge {
   const policy = makePolicy(options);
   const maxConnections = options.maxConnections ?? 64;
   const idleTimeoutMs = options.idleTimeoutMs ?? 10 * 60_000;
+  const partialPduTimeoutMs = options.partialPduTimeoutMs ?? 5000;
   const upstreamOf = options.connectUpstream ?? defaultUpstream;
   const maxPdusPerSecond = options.maxPdusPerSecond ?? 5000;
-  const maxBufferedBytes = options.maxBufferedBytes ?? 64 * 1024 * 1024;
-  const log = options.log;
+  const pauseBufferedBytes = options.pauseBufferedBytes ?? 64 * 1024;
+  const pauseTimeoutMs = options.pauseTimeoutMs ?? 10_000;
+  const maxOutstanding = options.maxOutstanding ?? 8;
+  const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
+  const maxTotalBufferedBytes = options.maxTotalBufferedBytes ?? 16 * 1024 * 1024;
+  const log = (line: string): void => options.log(escapeLogText(line));
+  const checkHost = makeHostCheck({ listenHost: options.listenHost, publicHosts: options.publicHosts, origins: policy.origins }, () => {
+    const a = server.address();
+    return typeof a === 'object' && a ? a.address : undefined;
+  });
   // Frames may carry several PDUs; the per-PDU limit is enforced after reassembly.
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * policy.maxPduBytes, perMessageDeflate: false });
   const open = new Set<WebSocket>();
   const gate = new ConnectGate(4, 10_000);
   let nextId = 1;
+  const totalBuffered = (): number => {
+    let sum = 0;
+    for (const ws of open) sum += ws.bufferedAmount;
+    return sum;
+  };
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const from = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
-    const chosen = chooseTarget(req, policy);
+    const hostRefusal = checkHost(req);
+    const chosen = hostRefusal ?? chooseTarget(req, policy);
     const refusal = 'status' in chosen ? chosen : (checkOrigin(req, policy) ?? (open.size >= maxConnections ? { status: 503, reason: `connection limit (${maxConnections}) reached` } : undefined));
     if (refusal) {
-      log(`bridge: refused ${from} ${req.url ?? ''} (origin ${req.headers.origin ?? 'none'}): ${refusal.reason}`);
+      log(`bridge: refused ${from} ${req.url ?? ''} (host ${req.headers.host ?? 'none'}, origin ${req.headers.origin ?? 'none'}): ${refusal.reason}`);
       refuseUpgrade(socket, refusal.status, refusal.reason);
       return;
     }
@@ -108,48 +166,128 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
     const fromPmcd = new PduReassembler(name, PDU_SERVER_MAX_BYTES);
     const replies = new ReplyTracker();
     let storesDropped = 0;
-    let upstream: Transport | undefined;
+    let upstream: Upstream | undefined;
     let pendingToPmcd: Uint8Array[] = [];
+    let pendingBytes = 0;
     let first = true;
     let bytesIn = 0;
     let bytesOut = 0;
     let closing = false;
     let idleTimer: ReturnType<typeof setTimeout> | undefined;
-    // Rate cap: each one-second window lets `maxPdusPerSecond` client PDUs through; the rest
-    // wait here, in order, and the socket is not read while any wait (the client is slowed
-    // down, not cut off). At most one message's worth (maxPayload) is ever held.
+    let partialTimer: ReturnType<typeof setTimeout> | undefined;
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    let stallTimer: ReturnType<typeof setTimeout> | undefined;
+    // Rate cap: each one-second window lets `maxPdusPerSecond` client PDUs through, and at
+    // most `maxOutstanding` requests await pmcd at once; the rest wait here, in order, and
+    // the socket is not read while any wait (the client is slowed down, not cut off). At
+    // most one message's worth (maxPayload) is ever held.
     const held: Array<{ readonly pdu: Pdu; readonly verdict: PduVerdict }> = [];
     let budget = maxPdusPerSecond;
-    let paused = false;
     let throttleLogged = false;
+    const readPauses = new Set<ReadPause>();
+    let wsPaused = false;
+    let pmcdPaused = false;
+    let slowLogged = false;
     const windowTimer = setInterval(() => {
       budget = maxPdusPerSecond;
       pump();
     }, 1000);
 
+    const stopTimers = (): void => {
+      if (idleTimer) clearTimeout(idleTimer);
+      if (partialTimer) clearTimeout(partialTimer);
+      partialTimer = undefined;
+      if (stallTimer) clearTimeout(stallTimer);
+      clearInterval(windowTimer);
+    };
     const finish = (code: number, reason: string): void => {
       if (closing) return;
       closing = true;
-      if (idleTimer) clearTimeout(idleTimer);
-      clearInterval(windowTimer);
+      stopTimers();
       upstream?.close();
+      held.length = 0;
+      pendingToPmcd = [];
+      // The client's answer to the close frame must be read, or the socket lingers.
+      if (wsPaused) ws.resume();
+      wsPaused = false;
       // Close reasons are limited to 123 bytes by the protocol.
-      ws.close(code, reason.slice(0, 120));
+      ws.close(code, truncateUtf8(reason, 123));
       log(`bridge: disconnect #${id} → ${name}: ${reason} (${summary()})`);
     };
+    /** Closes a client for what is queued for it: its socket goes soon, whether it reads or not. */
+    const dropForQueue = (code: number, reason: string): void => {
+      finish(code, reason);
+      graceTimer = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+      graceTimer.unref();
+    };
     const summary = (): string => `${((Date.now() - started) / 1000).toFixed(1)} s, ${bytesIn} bytes in, ${bytesOut} bytes out${storesDropped > 0 ? `, ${storesDropped} store${storesDropped === 1 ? '' : 's'} refused` : ''}`;
-    const toClient = (pdus: readonly Uint8Array[]): void => {
-      if (pdus.length === 0) return;
-      // A browser that stops reading must not make the bridge buffer without bound.
-      if (ws.bufferedAmount > maxBufferedBytes) {
-        finish(CLOSE_UPSTREAM, `client is not reading (${ws.bufferedAmount} bytes queued)`);
+
+    /** Reads the client, or not, as the pause reasons say; the partial-PDU clock stops while the bridge itself holds the client back. */
+    const setReading = (reason: ReadPause, pause: boolean): void => {
+      if (pause) readPauses.add(reason);
+      else readPauses.delete(reason);
+      if (closing) return;
+      const want = readPauses.size > 0;
+      if (want && !wsPaused) ws.pause();
+      else if (!want && wsPaused) ws.resume();
+      wsPaused = want;
+      armPartial(false);
+    };
+    /** Whether the bridge (not the client's own behaviour) is what keeps the client from sending. */
+    const heldBackByBridge = (): boolean => readPauses.has('held') || readPauses.has('pmcd-slow') || readPauses.has('connecting');
+    const armPartial = (restart: boolean): void => {
+      if (closing) return;
+      if (reassembler.pending === 0 || heldBackByBridge()) {
+        if (partialTimer) clearTimeout(partialTimer);
+        partialTimer = undefined;
         return;
       }
-      ws.send(pdus.length === 1 ? pdus[0] : Buffer.concat(pdus), { binary: true });
+      if (partialTimer && !restart) return;
+      if (partialTimer) clearTimeout(partialTimer);
+      partialTimer = setTimeout(() => finish(CLOSE_POLICY, `PDU not complete ${partialPduTimeoutMs / 1000} s after its first byte (${reassembler.pending} bytes received)`), partialPduTimeoutMs);
+    };
+
+    const resumePmcdIfDrained = (): void => {
+      if (closing || !pmcdPaused || ws.bufferedAmount > pauseBufferedBytes / 2) return;
+      pmcdPaused = false;
+      if (stallTimer) clearTimeout(stallTimer);
+      upstream?.resume?.();
+      setReading('client-slow', false);
+    };
+    const toClient = (pdus: readonly Uint8Array[]): void => {
+      if (pdus.length === 0 || closing) return;
+      ws.send(pdus.length === 1 ? pdus[0] : Buffer.concat(pdus), { binary: true }, resumePmcdIfDrained);
+      const queued = ws.bufferedAmount;
+      if (queued <= pauseBufferedBytes) return;
+      // A client that does not read must not make the bridge buffer without bound: stop
+      // reading pmcd and the client until its queue drains; past the caps, close it.
+      if (queued > maxBufferedBytes) {
+        dropForQueue(CLOSE_POLICY, `client is not reading (${queued} bytes queued, limit ${maxBufferedBytes})`);
+        return;
+      }
+      const total = totalBuffered();
+      if (total > maxTotalBufferedBytes) {
+        dropForQueue(CLOSE_TRY_AGAIN, `bridge output buffers full (${total} bytes queued for all clients, limit ${maxTotalBufferedBytes})`);
+        return;
+      }
+      if (!pmcdPaused) {
+        pmcdPaused = true;
+        upstream?.pause?.();
+        stallTimer = setTimeout(() => dropForQueue(CLOSE_POLICY, `client is not reading (${ws.bufferedAmount} bytes queued for ${pauseTimeoutMs / 1000} s)`), pauseTimeoutMs);
+        setReading('client-slow', true);
+        if (!slowLogged) log(`bridge: #${id} → ${name}: client is not reading (${queued} bytes queued), pmcd paused`);
+        slowLogged = true;
+      }
     };
     const toPmcd = (bytes: Uint8Array): void => {
-      if (upstream) upstream.send(bytes);
-      else pendingToPmcd.push(bytes);
+      if (upstream) {
+        upstream.send(bytes);
+        if ((upstream.queuedBytes ?? 0) > UPSTREAM_PAUSE_BYTES) setReading('pmcd-slow', true);
+        return;
+      }
+      pendingToPmcd.push(bytes);
+      pendingBytes += bytes.length;
+      if (pendingBytes > UPSTREAM_PAUSE_BYTES) setReading('connecting', true);
     };
     const armIdle = (): void => {
       if (idleTimer) clearTimeout(idleTimer);
@@ -159,7 +297,6 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
 
     const onMessage = (data: RawData, isBinary: boolean): void => {
       if (closing) return;
-      armIdle();
       if (!isBinary) {
         finish(CLOSE_POLICY, 'text messages are not accepted; send PDU bytes as binary messages');
         return;
@@ -175,6 +312,10 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
         finish(big ? CLOSE_TOO_BIG : CLOSE_POLICY, `${big ? 'PDU too large' : 'bad PDU framing'}: ${e instanceof DecodeError ? e.detail : e.message}`);
         return;
       }
+      // Only whole PDUs are activity: bytes dripped into one that never completes are not.
+      if (pdus.length > 0) armIdle();
+      // A new partial PDU gets its own deadline from its first byte.
+      armPartial(pdus.length > 0);
       // Every PDU is judged on arrival (a bad one ends the connection at once); the good
       // ones go on in order, as the rate cap allows.
       for (const pdu of pdus) {
@@ -188,23 +329,23 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
       }
       pump();
     };
-    /** Forwards (or answers) held PDUs while this window's budget lasts. */
+    /**
+     * Forwards (or answers) held PDUs while this window's budget lasts and fewer than
+     * `maxOutstanding` requests await pmcd's reply (so a client that stops reading has few
+     * replies on their way when pmcd is paused).
+     */
     const pump = (): void => {
       let next;
-      while (!closing && budget > 0 && (next = held.shift()) !== undefined) {
+      while (!closing && budget > 0 && replies.outstanding < maxOutstanding && (next = held.shift()) !== undefined) {
         budget--;
         handle(next.pdu, next.verdict);
       }
       if (closing) return;
-      if (held.length > 0 && !paused) {
-        paused = true;
-        ws.pause();
-        if (!throttleLogged) log(`bridge: #${id} → ${name}: over ${maxPdusPerSecond} PDUs per second, slowed down`);
+      if (held.length > 0 && budget === 0 && !throttleLogged) {
+        log(`bridge: #${id} → ${name}: over ${maxPdusPerSecond} PDUs per second, slowed down`);
         throttleLogged = true;
-      } else if (held.length === 0 && paused) {
-        paused = false;
-        ws.resume();
       }
+      if (held.length > 0 !== readPauses.has('held')) setReading('held', held.length > 0);
     };
     const handle = (pdu: Pdu, verdict: PduVerdict): void => {
       if (verdict.action === 'answer') {
@@ -225,10 +366,10 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
       }
     });
     ws.on('close', (code: number) => {
+      if (graceTimer) clearTimeout(graceTimer);
       if (!closing) {
         closing = true;
-        if (idleTimer) clearTimeout(idleTimer);
-        clearInterval(windowTimer);
+        stopTimers();
         upstream?.close();
         log(`bridge: disconnect #${id} → ${name}: client closed (code ${code}) (${summary()})`);
       }
@@ -250,6 +391,8 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
             return;
           }
           upstream = t;
+          if (pmcdPaused) t.pause?.();
+          t.onDrain?.(() => setReading('pmcd-slow', false));
           t.onData((chunk) => {
             release();
             if (closing) return;
@@ -272,6 +415,8 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
             // The common case, a chunk of whole PDUs passed on untouched, goes out as it came.
             if (!modified && whole && fromPmcd.pending === 0) toClient([chunk]);
             else toClient(out);
+            // Replies make room for requests held back by the outstanding limit.
+            if (held.length > 0 && pdus.length > 0) pump();
           });
           t.onClose((error) => {
             release();
@@ -279,6 +424,9 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
           });
           for (const bytes of pendingToPmcd) t.send(bytes);
           pendingToPmcd = [];
+          pendingBytes = 0;
+          if ((t.queuedBytes ?? 0) > UPSTREAM_PAUSE_BYTES) setReading('pmcd-slow', true);
+          setReading('connecting', false);
         },
         (e: unknown) => {
           release();
@@ -293,6 +441,10 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
     get connections() {
       return open.size;
     },
+    get bufferedBytes() {
+      return totalBuffered();
+    },
+    checkHost,
     handleHttp(req, res) {
       const path = new URL(req.url ?? '/', 'http://bridge').pathname;
       if (path !== BRIDGE_TARGETS_PATH) return false;
@@ -301,7 +453,10 @@ export function attachBridge(server: Server, options: BridgeOptions): Bridge {
       return true;
     },
     close() {
-      for (const ws of open) ws.close(1001, 'server shutting down');
+      for (const ws of open) {
+        ws.resume();
+        ws.close(1001, 'server shutting down');
+      }
       wss.close();
     },
   };

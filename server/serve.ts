@@ -2,6 +2,7 @@
 // same port, so the app reaches live pmcd from its own origin: ws(s)://HOST:PORT/pmcd.
 import { createServer, type Server } from 'node:http';
 import { attachBridge, type Bridge, type BridgeOptions } from './bridge';
+import { escapeLogText } from './log-text';
 import { staticFiles } from './static-files';
 
 export interface ServeOptions {
@@ -27,11 +28,18 @@ export async function serve(options: ServeOptions): Promise<Server> {
 export async function serveWithBridge(options: ServeOptions): Promise<Served> {
   const files = staticFiles(options.root);
   const server = createServer();
-  const bridge = attachBridge(server, { ...options.bridge, log: options.log });
+  const bridge = attachBridge(server, { listenHost: options.host, ...options.bridge, log: options.log });
   server.on('request', (req, res) => {
+    // Every surface answers only to this server's own names (host-check.ts): DNS rebinding.
+    const refusal = bridge.checkHost(req);
+    if (refusal) {
+      options.log(escapeLogText(`refused ${req.socket.remoteAddress ?? '?'} ${req.method ?? ''} ${req.url ?? ''}: ${refusal.reason}`));
+      res.writeHead(refusal.status, { 'Content-Type': 'text/plain', Connection: 'close' }).end(`${refusal.reason}\n`);
+      return;
+    }
     if (bridge.handleHttp(req, res)) return;
     files(req, res).catch((e: unknown) => {
-      options.log(`error serving ${req.url}: ${e instanceof Error ? e.message : String(e)}`);
+      options.log(escapeLogText(`error serving ${req.url ?? ''}: ${e instanceof Error ? e.message : String(e)}`));
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
     });

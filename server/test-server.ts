@@ -1,6 +1,8 @@
 // For tests: `pmdash serve` on a free loopback port, serving a placeholder app from a
 // temporary directory, with the bridge configured as the test needs; stop() closes it all.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveWithBridge, type Served, type ServeOptions } from './serve';
@@ -29,4 +31,27 @@ export async function startTestServer(options: { readonly bridge?: ServeOptions[
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One request to the server at `origin` with the headers given (Host included, as a browser
+ * after DNS rebinding would send it): the response status, or 'upgraded' when `upgrade` asks
+ * for a WebSocket and the server switched protocols.
+ */
+export function rawRequest(origin: string, path: string, headers: Readonly<Record<string, string>>, upgrade = false): Promise<number | 'upgraded'> {
+  const url = new URL(origin);
+  const upgradeHeaders = upgrade ? { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': randomBytes(16).toString('base64') } : {};
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, headers: { ...upgradeHeaders, ...headers } });
+    req.on('upgrade', (_res, socket) => {
+      socket.destroy();
+      resolve('upgraded');
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { rawRequest } from '../../server/test-server';
 import { UsageError } from './args';
-import { bridgeTargets } from './serve';
+import { bridgeTargets, publicHosts } from './serve';
 
 describe('pmdash serve --pmcd', () => {
   it('takes the flags, else $PMDASH_PMCD, else the local pmcd, in canonical form', () => {
@@ -10,7 +12,65 @@ describe('pmdash serve --pmcd', () => {
     expect(bridgeTargets([], '')).toEqual(['localhost:44321']);
   });
 
+  it('takes *@PROXY[:PORT], any pmcd behind that pmproxy, as the README documents', () => {
+    expect(bridgeTargets(['localhost', '*@localhost:44322', '*@gw'], undefined)).toEqual(['localhost:44321', '*@localhost:44322', '*@gw:44322']);
+    expect(bridgeTargets([], '*@gw')).toEqual(['*@gw:44322']);
+  });
+
   it('refuses a malformed target as a usage error', () => {
     expect(() => bridgeTargets(['db1:notaport'], undefined)).toThrow(UsageError);
+    expect(() => bridgeTargets(['*@'], undefined)).toThrow(UsageError);
+  });
+
+  it('takes --public-host, else $PMDASH_PUBLIC_HOST, and refuses a malformed one', () => {
+    expect(publicHosts(['dash.example.org', 'gw:8443'], 'ignored')).toEqual(['dash.example.org', 'gw:8443']);
+    expect(publicHosts([], ' a.example , b.example:80 ')).toEqual(['a.example', 'b.example:80']);
+    expect(publicHosts([], undefined)).toEqual([]);
+    expect(() => publicHosts(['http://dash.example.org/'], undefined)).toThrow(UsageError);
+  });
+});
+
+// The installed command (bin/pmdash.js, after `npm run build`), as a user runs it.
+const BIN = new URL('../../bin/pmdash.js', import.meta.url).pathname;
+const running: ChildProcess[] = [];
+afterEach(() => {
+  for (const p of running.splice(0)) p.kill('SIGTERM');
+});
+
+/** Starts `pmdash serve ARGS` on a free loopback port; resolves with its origin, or rejects with its output. */
+function serveCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.push(proc);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /Open (http:\/\/[^/\s]+)\//.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    proc.once('exit', (code) => reject(new Error(`pmdash serve exited ${code}: ${out}`)));
+  });
+}
+
+async function targetsOf(origin: string): Promise<unknown> {
+  return (await fetch(`${origin}/pmcd/targets`)).json();
+}
+
+describe('pmdash serve (the command)', () => {
+  it("accepts --pmcd '*@PROXY' and lists it among the bridge's targets", async () => {
+    const origin = await serveCli(['--pmcd', 'localhost', '--pmcd', '*@localhost:44322']);
+    expect(await targetsOf(origin)).toEqual({ default: 'localhost:44321', targets: ['localhost:44321', '*@localhost:44322'] });
+  });
+
+  it('answers only to its own names and the --public-host ones (also from $PMDASH_PUBLIC_HOST)', async () => {
+    const origin = await serveCli(['--public-host', 'dash.example.org:8044']);
+    expect(await rawRequest(origin, '/pmcd/targets', { Host: 'dash.example.org:8044' })).toBe(200);
+    expect(await rawRequest(origin, '/pmcd/targets', { Host: 'dash.example.org:9999' })).toBe(403);
+    expect(await rawRequest(origin, '/pmcd/targets', { Host: 'evil.example:8044' })).toBe(403);
+    expect(await rawRequest(origin, '/pmcd', { Host: 'evil.example:8044', Origin: 'http://evil.example:8044' }, true)).toBe(403);
+    const fromEnv = await serveCli([], { PMDASH_PUBLIC_HOST: 'dash.example.org' });
+    expect(await rawRequest(fromEnv, '/', { Host: 'dash.example.org:1234' })).toBe(200);
+    expect(await rawRequest(fromEnv, '/', { Host: 'evil.example' })).toBe(403);
   });
 });

@@ -5,9 +5,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { optFlag, optList, optString, parseArgs, UsageError, type OptionSpec } from './args';
 import type { Command } from './command';
+import { canonicalEntry } from '../../server/bridge-policy';
+import { parsePublicHost } from '../../server/host-check';
 import { serveWithBridge } from '../../server/serve';
 import { isPmError } from '../pcp-core/errors';
-import { formatTargetSpec, parseTargetSpec } from '../pcp-core/pdu/target-spec';
 
 const options: readonly OptionSpec[] = [
   { short: 'p', long: 'port', value: true, arg: 'N', help: 'port to listen on (default 8044; 0 picks a free one)' },
@@ -20,6 +21,13 @@ const options: readonly OptionSpec[] = [
     help: 'a pmcd the bridge may reach, directly or through pmproxy; *@PROXY[:PORT] admits any pmcd behind that pmproxy (repeatable; the first plain target is the default; else $PMDASH_PMCD, comma-separated, else localhost:44321)',
   },
   { long: 'origin', value: true, repeat: true, arg: 'URL', help: 'another page origin allowed to use the bridge (repeatable; the server’s own origin always is)' },
+  {
+    long: 'public-host',
+    value: true,
+    repeat: true,
+    arg: 'NAME[:PORT]',
+    help: 'another name the server answers to, such as the one a reverse proxy forwards in Host (repeatable; else $PMDASH_PUBLIC_HOST, comma-separated); requests naming any other host are refused',
+  },
   { long: 'allow-store', help: 'let bridge clients store metric values (pmstore); off by default' },
   { long: 'max-connections', value: true, arg: 'N', help: 'most simultaneous bridge connections (default 64)' },
   { long: 'idle-timeout', value: true, arg: 'SECONDS', help: 'close bridge connections idle this long (default 600)' },
@@ -32,13 +40,18 @@ function positiveInt(text: string | undefined, what: string, fallback: number): 
   return n;
 }
 
-/** The bridge's targets from --pmcd, else $PMDASH_PMCD, else the local pmcd; canonical. */
+/** The flags, else the comma-separated environment variable. */
+function flagsOrEnv(flags: readonly string[], env: string | undefined): readonly string[] {
+  return flags.length > 0 ? flags : (env ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/** The bridge's targets from --pmcd, else $PMDASH_PMCD, else the local pmcd; canonical (`*@PROXY:PORT` too). */
 export function bridgeTargets(flags: readonly string[], env: string | undefined): string[] {
-  const given = flags.length > 0 ? flags : (env ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const given = flagsOrEnv(flags, env);
   const list = given.length > 0 ? given : ['localhost:44321'];
   return list.map((t) => {
     try {
-      return formatTargetSpec(parseTargetSpec(t));
+      return canonicalEntry(t);
     } catch (e) {
       if (isPmError(e)) throw new UsageError(e.message);
       throw e;
@@ -46,10 +59,22 @@ export function bridgeTargets(flags: readonly string[], env: string | undefined)
   });
 }
 
+/** The extra names the server answers to, from --public-host, else $PMDASH_PUBLIC_HOST. */
+export function publicHosts(flags: readonly string[], env: string | undefined): string[] {
+  return flagsOrEnv(flags, env).map((h) => {
+    try {
+      parsePublicHost(h);
+    } catch (e) {
+      throw new UsageError(e instanceof Error ? e.message : String(e));
+    }
+    return h.trim();
+  });
+}
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'serve the dashboard and the pmcd bridge on one port',
-  usage: '[--port N] [--host ADDR] [--pmcd HOST:PORT ...] [--origin URL ...] [--allow-store]',
+  usage: '[--port N] [--host ADDR] [--pmcd HOST:PORT ...] [--origin URL ...] [--public-host NAME[:PORT] ...] [--allow-store]',
   options,
   async run(argv, io) {
     const args = parseArgs(argv, options);
@@ -62,6 +87,7 @@ export const serveCommand: Command = {
     for (const o of origins) {
       if (!URL.canParse(o)) throw new UsageError(`bad origin '${o}'`);
     }
+    const hosts = publicHosts(optList(args, 'public-host'), process.env.PMDASH_PUBLIC_HOST);
     const maxConnections = positiveInt(optString(args, 'max-connections'), 'connection limit', 64);
     const idleTimeoutMs = positiveInt(optString(args, 'idle-timeout'), 'idle timeout', 600) * 1000;
     const allowStore = optFlag(args, 'allow-store');
@@ -76,7 +102,7 @@ export const serveCommand: Command = {
       host,
       root,
       log: (line) => io.stderr(`${new Date().toISOString()} ${line}\n`),
-      bridge: { targets, origins, allowStore, maxConnections, idleTimeoutMs },
+      bridge: { targets, origins, publicHosts: hosts, allowStore, maxConnections, idleTimeoutMs },
     });
     const address = server.address();
     const actual = typeof address === 'object' && address ? address.port : port;

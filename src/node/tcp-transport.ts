@@ -46,10 +46,18 @@ export function socketTransport(socket: Socket, peer: string): Transport {
 }
 
 /** Opens a TCP connection; rejects with a PmError naming host:port. */
-export function openTcpTransport(host: string, port: number, options: TcpOptions = {}): Promise<Transport> {
+export async function openTcpTransport(host: string, port: number, options: TcpOptions = {}): Promise<Transport> {
+  return socketTransport(await connectTcpSocket(host, port, options), `${host}:${port}`);
+}
+
+/**
+ * The connected socket itself, for a caller that also needs flow control over it (the
+ * bridge pauses pmcd's socket while its client is not reading); errors as openTcpTransport.
+ */
+export function connectTcpSocket(host: string, port: number, options: TcpOptions = {}): Promise<Socket> {
   const peer = `${host}:${port}`;
   const timeoutMs = options.connectTimeoutMs ?? 5000;
-  return new Promise<Transport>((resolve, reject) => {
+  return new Promise<Socket>((resolve, reject) => {
     const socket = connect({ host, port });
     const timer = setTimeout(() => {
       socket.destroy();
@@ -64,7 +72,7 @@ export function openTcpTransport(host: string, port: number, options: TcpOptions
     socket.once('connect', () => {
       clearTimeout(timer);
       socket.off('error', onError);
-      resolve(socketTransport(socket, peer));
+      resolve(socket);
     });
   });
 }
