@@ -140,7 +140,7 @@ test('a fixed y scale typed in the editor is where the y ticks end; auto brings 
   const tops = await iops.getByTestId('y-tick').evaluateAll((els) => els.map((e) => parseFloat((e as HTMLElement).style.top)));
   const canvasHeight = (await iops.getByTestId('chart-canvas').boundingBox())?.height ?? NaN;
   expect(tops[tops.length - 1]).toBeCloseTo(10, 3);
-  expect(tops[0]).toBeCloseTo(canvasHeight - 26, 0);
+  expect(tops[0]).toBeCloseTo(canvasHeight - 4, 0);
   // The legend still reads pmval: the scale only changes the axis.
   expect(await legendNumber(iops, 'Reads')).toBeCloseTo(pmvalAt(ARCH, 'disk.all.read', OFFSET, 10), 4);
 

@@ -1,10 +1,15 @@
 // The tab bar and the active tab's charts, stacked one per row as pmchart does, all sharing
-// one time window, one zone and one crosshair group (ECharts' connect by tab id).
-import { useState } from 'react';
+// one x range (the tab's: the live window when any chart of the tab plots a live source,
+// the archive window otherwise; empty charts too), one zone, one crosshair group and the
+// one time axis underneath, placed exactly under the charts' plot area.
+import { useCallback, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { dash, useDash, useDashShallow } from '../store';
 import { useZone } from '../time/use-zone';
 import { ChartView } from './chart-view';
-import { TimeAxis } from '../time/time-axis';
+import { TimeAxis, type AxisPlacement } from '../time/time-axis';
+import { isLiveChart, type ChartWindow } from './use-chart-series';
+import { liveHub } from '../series/live-hub';
+import { PLOT_LEFT, PLOT_RIGHT } from './chart-option';
 
 export function TabBar() {
   const tabs = useDash((s) => s.tabs);
@@ -28,24 +33,84 @@ export function TabBar() {
   );
 }
 
+/** The newest live frame's time, re-rendering when any of these charts gets a frame. */
+function useLiveEnd(chartIds: readonly string[], on: boolean): number {
+  const subscribe = useCallback(
+    (cb: () => void) => {
+      if (!on) return () => undefined;
+      const stops = chartIds.map((id) => liveHub.subscribe(id, cb));
+      return () => stops.forEach((s) => s());
+    },
+    [chartIds, on],
+  );
+  return useSyncExternalStore(subscribe, () => (on ? liveHub.latestMs : NaN));
+}
+
+// Chart padding and border plus the grid's padding: where the plot area sits before anything
+// is measured (no chart yet).
+const FALLBACK: AxisPlacement = { boxPx: 0, leftPx: 10 + 1 + 6 + PLOT_LEFT, rightPx: 10 + 1 + 6 + PLOT_RIGHT };
+
+/** Measures the first chart's plot area against the axis box, whenever either resizes. */
+function usePlacement(grid: React.RefObject<HTMLDivElement | null>, axis: React.RefObject<HTMLDivElement | null>, key: string): AxisPlacement {
+  const [place, setPlace] = useState<AxisPlacement>(FALLBACK);
+  useLayoutEffect(() => {
+    const g = grid.current;
+    const a = axis.current;
+    if (!g || !a) return;
+    const measure = (): void => {
+      const box = a.getBoundingClientRect();
+      const plot = g.querySelector('.plot-viewport')?.getBoundingClientRect();
+      const next = plot && plot.width > 0
+        ? { boxPx: box.width, leftPx: plot.left - box.left, rightPx: box.right - plot.right }
+        : { ...FALLBACK, boxPx: box.width };
+      setPlace((p) => (Math.abs(p.boxPx - next.boxPx) < 0.5 && Math.abs(p.leftPx - next.leftPx) < 0.5 && Math.abs(p.rightPx - next.rightPx) < 0.5 ? p : next));
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(g);
+    ro.observe(a);
+    const first = g.querySelector('.chart-canvas');
+    if (first) ro.observe(first);
+    return () => ro.disconnect();
+  }, [grid, axis, key]);
+  return place;
+}
+
 export function ChartGrid() {
   const tab = useDash((s) => s.tabs.find((t) => t.id === s.activeTabId));
   const charts = useDash((s) => s.charts);
+  const sources = useDash((s) => s.sources);
   const current = useDash((s) => s.currentChartId);
-  const w = useDashShallow((s) => ({ positionMs: s.positionMs, windowMs: s.windowMs, intervalMs: s.intervalMs, anchorMs: s.anchorMs }));
+  const w = useDashShallow((s) => ({ positionMs: s.positionMs, windowMs: s.windowMs, intervalMs: s.intervalMs, anchorMs: s.anchorMs, liveHistoryMs: s.liveHistoryMs }));
   const zone = useZone();
-  const win = { t0Ms: w.positionMs - w.windowMs, t1Ms: w.positionMs, intervalMs: w.intervalMs, anchorMs: w.anchorMs };
+  const gridEl = useRef<HTMLDivElement>(null);
+  const axisEl = useRef<HTMLDivElement>(null);
+  const chartIds = tab?.chartIds ?? [];
+  const live = chartIds.some((id) => {
+    const c = charts[id];
+    return c !== undefined && isLiveChart(c, sources);
+  });
+  const liveEnd = useLiveEnd(chartIds, live);
+  // Before the first live frame the window ends at the time the grid was first drawn.
+  const [opened] = useState(() => Date.now());
+  const place = usePlacement(gridEl, axisEl, `${tab?.id ?? ''}:${chartIds.length > 0 ? chartIds[0] : ''}`);
+  const archiveWin: ChartWindow = { t0Ms: w.positionMs - w.windowMs, t1Ms: w.positionMs, intervalMs: w.intervalMs, anchorMs: w.anchorMs };
+  // A live tab ends at the newest frame (now, before the first) and shows the chosen history.
+  const end = Number.isFinite(liveEnd) ? liveEnd : opened;
+  const win: ChartWindow = live ? { ...archiveWin, t0Ms: end - w.liveHistoryMs, t1Ms: end } : archiveWin;
   if (!tab) return null;
   return (
     <>
-    <div className="chart-grid" data-testid="chart-grid">
-      {tab.chartIds.length === 0 && <div className="empty-tab">No charts in this tab. Pick a metric in the browser, or press “+ Chart”.</div>}
-      {tab.chartIds.map((id) => {
-        const c = charts[id];
-        return c ? <ChartView key={id} chart={c} tabId={tab.id} win={win} zone={zone} current={id === current} /> : null;
-      })}
-    </div>
-    <TimeAxis t0Ms={win.t0Ms} t1Ms={win.t1Ms} zone={zone} />
+      <div className="chart-grid" data-testid="chart-grid" ref={gridEl}>
+        {tab.chartIds.length === 0 && <div className="empty-tab">No charts in this tab. Pick a metric in the browser, or press “+ Chart”.</div>}
+        {tab.chartIds.map((id) => {
+          const c = charts[id];
+          return c ? <ChartView key={id} chart={c} tabId={tab.id} win={win} fetchWin={archiveWin} zone={zone} current={id === current} /> : null;
+        })}
+      </div>
+      <div ref={axisEl} className="time-axis-box">
+        <TimeAxis t0Ms={win.t0Ms} t1Ms={win.t1Ms} zone={zone} place={place} kind={live ? 'live' : 'archive'} />
+      </div>
     </>
   );
 }

@@ -1,7 +1,8 @@
 // ChartData → the ECharts option of a chart's strip, for one chart style (line, area,
 // stacked area, bar, stacked bar, utilization; pmchart §1d D6). The strip covers a time range
-// wider than the visible window and carries no y axis labels (plot-surface.ts draws them);
-// its y range is the one y-scale.ts computed, so the DOM labels line up with the canvas.
+// wider than the visible window and carries no axis labels: plot-surface.ts draws the y axis
+// and the vertical grid lines, and the tab's one time axis labels them (time-ticks.ts), as
+// pmchart's unified axis does; its y range is the one y-scale.ts computed.
 // Data goes in as interleaved Float64Arrays [x0, y0, x1, y1, …] (ECharts' typed-array
 // source, no per-point objects). X values are timestamps shifted into the display zone and
 // drawn as UTC, so axis labels show that zone's wall clock.
@@ -14,12 +15,10 @@ import { LIGHT_CHART, type ChartColors } from '../theme/theme';
 
 /** The strip's margins: the plot area is the strip minus these (CSS px). */
 export const STRIP_TOP = 10;
-export const STRIP_BOTTOM = 26;
+export const STRIP_BOTTOM = 4;
 /** The fixed y axis gutter and right margin around the scrolling strip (CSS px). */
 export const PLOT_LEFT = 64;
 export const PLOT_RIGHT = 18;
-/** Room for one time label ("12:06:00" and a wide gap) on the x axis (CSS px). */
-const LABEL_PX = 160;
 
 export interface OptionInput {
   readonly data: ChartData;
@@ -29,10 +28,6 @@ export interface OptionInput {
   /** The strip's range in epoch ms (wider than the visible window). */
   readonly r0Ms: number;
   readonly r1Ms: number;
-  /** The visible span, which picks the tick label format. */
-  readonly spanMs: number;
-  /** The visible plot area's width (CSS px), which sets how many time labels fit. */
-  readonly plotWidthPx: number;
   /** Axis and outline colours of the theme (light when absent). */
   readonly colors?: ChartColors;
 }
@@ -52,18 +47,6 @@ function interleave(times: Float64Array, values: Float64Array, zone: DisplayZone
     out[2 * (i - a) + 1] = values[i] ?? NaN;
   }
   return out;
-}
-
-const pad2 = (n: number): string => String(n).padStart(2, '0');
-
-/** Axis tick labels: hh:mm:ss, or "MM-DD hh:mm" for windows over 4 hours (pmchart). */
-export function tickFormatter(spanMs: number): (v: number) => string {
-  return (v) => {
-    const d = new Date(v);
-    const hm = `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`;
-    if (spanMs > 4 * 3600_000) return `${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${hm}`;
-    return `${hm}:${pad2(d.getUTCSeconds())}`;
-  };
 }
 
 function seriesOption(s: DisplaySeries, input: OptionInput, outline: string): SeriesOption {
@@ -105,11 +88,11 @@ export function buildOption(input: OptionInput): ChartOption {
       type: 'time',
       min: shiftMs(input.r0Ms, zone),
       max: shiftMs(input.r1Ms, zone),
-      // About one label per LABEL_PX of the visible plot width, over the whole strip, so a
-      // narrow chart (the editor open, a small window) does not crowd its labels.
-      splitNumber: Math.max(1, Math.round((Math.max(1, input.plotWidthPx / LABEL_PX) * (input.r1Ms - input.r0Ms)) / input.spanMs)),
-      axisLabel: { formatter: tickFormatter(input.spanMs), color: c.axisText, hideOverlap: true },
-      splitLine: { show: true, lineStyle: { color: c.splitLine } },
+      axisLabel: { show: false },
+      axisTick: { show: false },
+      axisLine: { show: false },
+      // Vertical grid lines are DOM (plot-surface.ts), on the shared axis's ticks.
+      splitLine: { show: false },
     },
     yAxis: {
       type: 'value',

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { SeriesBlock } from '../../workers/engine-types';
 import type { ChartSpec } from '../state/model';
 import { seriesKey } from '../state/model';
-import { chartData, expandLegend, hasValueIn, nearestIndex, valueAt } from './chart-series';
+import { chartData, expandLegend, hasValueIn, nearestIndex, seriesColors, valueAt } from './chart-series';
 import { CYCLE } from './palette';
 
 const NONE = { dimSpace: 0, dimTime: 0, dimCount: 0, scaleSpace: 0, scaleTime: 0, scaleCount: 0 };
@@ -100,5 +100,20 @@ describe('nearestIndex and hasValueIn', () => {
     expect(hasValueIn(s, 1001, 3000)).toBe(false);
     expect(hasValueIn(s, -100, 900)).toBe(false);
     expect(hasValueIn({ times: new Float64Array(0), values: new Float64Array(0) }, 0, 1)).toBe(false);
+  });
+});
+
+describe('seriesColors', () => {
+  it('gives every instance of an uncoloured plot the next #-cycle colour', () => {
+    expect(seriesColors([{ id: 'p1' }, { id: 'p1' }, { id: 'p1' }])).toEqual([CYCLE[0], CYCLE[1], CYCLE[2]]);
+  });
+  it('keeps a plot colour for its first instance and tells the others apart', () => {
+    const c = seriesColors([{ id: 'p1', color: '#123456' }, { id: 'p1', color: '#123456' }, { id: 'p1', color: '#123456' }]);
+    expect(c[0]).toBe('#123456');
+    expect(new Set(c).size).toBe(3);
+  });
+  it('does not reuse a colour another plot fixed', () => {
+    const c = seriesColors([{ id: 'p1' }, { id: 'p2', color: CYCLE[0] }]);
+    expect(c).toEqual([CYCLE[1], CYCLE[0]]);
   });
 });

@@ -69,14 +69,14 @@ export function chartData(chart: ChartSpec, blocks: ReadonlyMap<string, SeriesBl
     ? { factor: 1, label: '% utilization' }
     : units ? axisScale(units.u.units, maxAbs, units.u.utilization) : { factor: 1, label: '' };
 
-  let colorIndex = 0;
-  const series: DisplaySeries[] = raw.map((r) => {
+  const colors = seriesColors(raw.map((r) => r.plot));
+  const series: DisplaySeries[] = raw.map((r, i) => {
     const values = scale.factor === 1 ? r.values : r.values.map((v) => v / scale.factor);
     return {
       key: r.key,
       plotId: r.plot.id,
       label: r.plot.legend ? expandLegend(r.plot.legend, r.plot.metric, r.inst, hosts.get(r.plot.sourceId) ?? '') : defaultLabel(r.plot, r.inst),
-      color: r.plot.color ?? cycleColor(colorIndex++),
+      color: colors[i] ?? cycleColor(i),
       hidden: chart.hidden.includes(r.key),
       times: r.times,
       values,
@@ -86,6 +86,35 @@ export function chartData(chart: ChartSpec, blocks: ReadonlyMap<string, SeriesBl
   });
   if (chart.style === 'utilization') return { series: utilization(series), scale, problems };
   return { series, scale, problems };
+}
+
+/**
+ * The colour of each series (one per plot instance, in chart order), as pmchart hands them
+ * out: a plot without a colour takes the next colour of the chart's scheme (#-cycle) for each
+ * of its instances. A plot's colour is its first instance's; its other instances take the
+ * next scheme colours not used in the chart, so every instance of a multi-instance plot is
+ * told apart (pmchart would paint them all alike).
+ */
+export function seriesColors(plots: readonly Pick<PlotSpec, 'id' | 'color'>[]): string[] {
+  const fixed = new Set(plots.flatMap((p) => (p.color ? [p.color.toLowerCase()] : [])));
+  const used = new Set<string>();
+  let next = 0;
+  const fresh = (): string => {
+    // Skip colours other plots fixed, while the scheme has others to give.
+    for (let tries = 0; tries < 10; tries++) {
+      const c = cycleColor(next++);
+      if (!fixed.has(c.toLowerCase()) && !used.has(c)) return c;
+    }
+    return cycleColor(next++);
+  };
+  const seen = new Set<string>();
+  return plots.map((p) => {
+    const first = !seen.has(p.id);
+    seen.add(p.id);
+    const c = p.color && first ? p.color : fresh();
+    used.add(c);
+    return c;
+  });
 }
 
 /** Index of a plot among the plots of its own source (the order fetchSeries got them). */

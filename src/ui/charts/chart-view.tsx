@@ -12,8 +12,8 @@ import { ChartLegend } from './chart-legend';
 import { chartData, hasValueIn, nearestIndex } from './chart-series';
 import { ChartTooltip, Crosshair } from './chart-hover';
 import { PlotSurface } from './plot-surface';
-import { isLiveChart, useChartSeries, type ChartWindow } from './use-chart-series';
-import { liveHub } from '../series/live-hub';
+import { useChartSeries, type ChartWindow } from './use-chart-series';
+import { ChartResizer, DEFAULT_CHART_PX } from './chart-resizer';
 import { chartColors, useTheme } from '../theme/theme';
 import type { SeriesBlock } from '../../workers/engine-types';
 import './charts.css';
@@ -21,7 +21,10 @@ import './charts.css';
 interface Props {
   readonly chart: ChartSpec;
   readonly tabId: string;
+  /** The tab's x range (every chart of a tab shows the same one). */
   readonly win: ChartWindow;
+  /** The archive window to fetch for archive plots. */
+  readonly fetchWin: ChartWindow;
   readonly zone: DisplayZone;
   readonly current: boolean;
 }
@@ -39,20 +42,18 @@ function blocksRange(blocks: ReadonlyMap<string, SeriesBlock>): { t0Ms: number; 
   return t0 <= t1 ? { t0Ms: t0, t1Ms: t1 } : { t0Ms: NaN, t1Ms: NaN };
 }
 
-export function ChartView({ chart, win: archiveWin, zone, current }: Props) {
+export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
   const sources = useDash((s) => s.sources);
   const live = useDashShallow((s) => ({ intervalMs: s.liveIntervalMs, historyMs: s.liveHistoryMs, paused: s.livePaused }));
-  const isLive = isLiveChart(chart, sources);
-  const { blocks, errors, loading } = useChartSeries(chart, sources, archiveWin, live);
-  // A live chart ends at the newest frame and shows the chosen history.
-  const liveEnd = liveHub.latestMs;
-  const win = isLive ? { ...archiveWin, t0Ms: liveEnd - live.historyMs, t1Ms: liveEnd } : archiveWin;
+  const { blocks, errors, loading } = useChartSeries(chart, sources, fetchWin, live);
   const hosts = useMemo(() => new Map(sources.map((s) => [s.id, s.summary?.hostname ?? ''])), [sources]);
   const data = useMemo(() => chartData(chart, blocks, hosts), [chart, blocks, hosts]);
   const range = useMemo(() => blocksRange(blocks), [blocks]);
   const el = useRef<HTMLDivElement>(null);
   const [surface, setSurface] = useState<PlotSurface | null>(null);
   const [drag, setDrag] = useState<{ x0: number; x1: number } | null>(null);
+  /** The height while the resize handle is dragged (committed to the chart on release). */
+  const [height, setHeight] = useState<number | undefined>();
   const theme = useTheme();
   const colors = chartColors(theme);
 
@@ -119,6 +120,7 @@ export function ChartView({ chart, win: archiveWin, zone, current }: Props) {
       <div
         className="chart-body"
         data-testid="chart-body"
+        style={{ height: height ?? chart.heightPx ?? DEFAULT_CHART_PX }}
         onPointerDown={(e) => {
           if (e.button !== 0) return;
           const x = pointerX(e);
@@ -159,6 +161,7 @@ export function ChartView({ chart, win: archiveWin, zone, current }: Props) {
         </ul>
       )}
       {chart.legend && <ChartLegend chartId={chart.id} series={data.series} positionMs={win.t1Ms} units={data.scale.label} percent={chart.style === 'utilization'} />}
+      <ChartResizer chartId={chart.id} title={title || 'Untitled chart'} heightPx={chart.heightPx ?? DEFAULT_CHART_PX} onDrag={setHeight} />
     </section>
   );
 }

@@ -11,7 +11,9 @@
 //   ├─ .plot-grid      horizontal grid lines across the plot area
 //   ├─ .plot-y         tick labels and the rotated units title, in the left gutter
 //   └─ .plot-viewport  the plot area's width, clipping
-//      └─ .plot-strip  the ECharts canvas, translated sideways
+//      └─ .plot-strip  translated sideways, holding
+//         ├─ .plot-vlines  vertical grid lines at the tab's time ticks (time-ticks.ts)
+//         └─ .plot-echarts the ECharts canvas
 import type { ChartStyle, YScale } from '../state/model';
 import { shiftMs, type DisplayZone } from '../time/zone';
 import type { ChartColors } from '../theme/theme';
@@ -20,6 +22,7 @@ import { buildOption, PLOT_LEFT, PLOT_RIGHT, STRIP_BOTTOM, STRIP_TOP } from './c
 import { StripCanvas } from './echarts';
 import { cancelRedraw, requestRedraw, wake, type FrameClient } from './frame-loop';
 import { formatValue } from './unit-scale';
+import { shiftedTicks, tickStepMs } from './time-ticks';
 import { yAxisScale, type YAxisScale } from './y-scale';
 
 /** What a surface draws; a new object means "redraw". */
@@ -66,6 +69,7 @@ export class PlotSurface implements FrameClient {
   private readonly yAxis: HTMLDivElement;
   private readonly viewport: HTMLDivElement;
   private readonly strip: HTMLDivElement;
+  private readonly vlines: HTMLDivElement;
   private readonly canvas: StripCanvas;
   private readonly observer: IntersectionObserver;
   private content: SurfaceContent | undefined;
@@ -82,7 +86,8 @@ export class PlotSurface implements FrameClient {
     this.yAxis = div('plot-y', root);
     this.viewport = div('plot-viewport', root);
     this.strip = div('plot-strip', this.viewport);
-    this.canvas = new StripCanvas(this.strip);
+    this.vlines = div('plot-vlines', this.strip);
+    this.canvas = new StripCanvas(div('plot-echarts', this.strip));
     this.measure();
     this.observer = new IntersectionObserver((entries) => {
       const e = entries[entries.length - 1];
@@ -190,8 +195,21 @@ export class PlotSurface implements FrameClient {
     const pxPerMs = plotWidth / (w1 - w0);
     const widthPx = Math.max(1, Math.round((r1 - r0) * pxPerMs));
     const y = yAxisScale(c.data.series, c.style, c.yScale);
-    this.canvas.render(buildOption({ data: c.data, style: c.style, y, zone: c.zone, r0Ms, r1Ms, spanMs: span, plotWidthPx: plotWidth, colors: c.colors }), widthPx, this.heightPx);
+    this.canvas.render(buildOption({ data: c.data, style: c.style, y, zone: c.zone, r0Ms, r1Ms, colors: c.colors }), widthPx, this.heightPx);
     this.strip.style.width = `${widthPx}px`;
+    // The same ticks as the tab's time axis (same span, same plot width), across the strip.
+    const a = this.plotArea();
+    this.vlines.replaceChildren(
+      ...shiftedTicks(r0Ms, r1Ms, c.zone, tickStepMs(span, plotWidth)).map((t) => {
+        const l = document.createElement('div');
+        l.className = 'grid-line';
+        l.style.left = `${Math.round((t - r0) * (widthPx / (r1 - r0)))}px`;
+        l.style.top = `${a.top}px`;
+        l.style.height = `${a.height}px`;
+        l.style.background = c.colors.splitLine;
+        return l;
+      }),
+    );
     this.drawn = { content: c, r0, r1, widthPx, pxPerMs, heightPx: this.heightPx };
     // What the canvas now shows, for tests and tools (the spec may be ahead of the drawing).
     this.root.dataset.drawnStyle = c.style;
@@ -257,6 +275,11 @@ export class PlotSurface implements FrameClient {
     const at = (v: number): number => a.top + (1 - (v - y.min) / (y.max - y.min)) * a.height;
     ctx.fillStyle = c.colors.splitLine;
     for (const v of y.ticks) ctx.fillRect(a.left, Math.round(at(v)), a.width, 1);
+    if (this.t1Ms > this.t0Ms) {
+      const w0 = shiftMs(this.t0Ms, c.zone);
+      const w1 = shiftMs(this.t1Ms, c.zone);
+      for (const t of shiftedTicks(this.t0Ms, this.t1Ms, c.zone, tickStepMs(this.t1Ms - this.t0Ms, a.width))) ctx.fillRect(a.left + Math.round(((t - w0) / (w1 - w0)) * a.width), a.top, 1, a.height);
+    }
     const strip = this.canvas.canvas();
     if (strip && this.drawn) {
       const k = strip.width / this.drawn.widthPx;

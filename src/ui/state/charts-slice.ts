@@ -27,6 +27,8 @@ export interface ChartsSlice {
   removedPlot(chartId: string, plotId: string): void;
   removedChart(chartId: string): void;
   movedChart(chartId: string, delta: number): void;
+  /** The chart's resize handle was dragged or keyed to a new plot height (CSS px). */
+  resizedChart(chartId: string, heightPx: number): void;
   /** Legend click: hide or show one series. */
   toggledSeries(chartId: string, key: string): void;
   /** Legend double-click: show only this series, or everything if it already is alone. */
@@ -119,6 +121,9 @@ export const createChartsSlice: SliceCreator<ChartsSlice> = (set, get) => {
           return { ...t, chartIds: ids };
         }),
       }));
+    },
+    resizedChart(chartId, heightPx) {
+      updateChart(chartId, (c) => (c.heightPx === heightPx ? c : { ...c, heightPx }));
     },
     toggledSeries(chartId, key) {
       updateChart(chartId, (c) => ({ ...c, hidden: c.hidden.includes(key) ? c.hidden.filter((k) => k !== key) : [...c.hidden, key] }));

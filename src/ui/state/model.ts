@@ -63,6 +63,8 @@ export interface ChartSpec {
   readonly plots: readonly PlotSpec[];
   /** Series keys (plot id + instance name) the user hid via the legend. */
   readonly hidden: readonly string[];
+  /** Height of the plot area in CSS px, set with the chart's resize handle; undefined = default. */
+  readonly heightPx?: number;
 }
 
 export interface TabSpec {

@@ -37,6 +37,16 @@ const state: SnapshotInput = {
 };
 
 describe('url state', () => {
+  it('keeps a resized chart height and drops an absurd one', () => {
+    const snap = takeSnapshot({ ...state, charts: { c1: { ...cpu, heightPx: 240 }, c7: disks } });
+    const back = decodeFragment(`#${encodeSnapshot(snap)}`);
+    expect(back?.ok && back.snapshot.tabs[0]?.charts[0]?.height).toBe(240);
+    expect(back?.ok && back.snapshot.tabs[1]?.charts[0]?.height).toBeUndefined();
+    const layout = snapshotLayout(snap, ['s7', 's8']);
+    expect(Object.values(layout.charts).map((c) => c.heightPx)).toEqual([240, undefined]);
+    const bad = restoreSnapshot({ ...snap, tabs: [{ label: 'x', charts: [{ title: 't', style: 'line', plots: [], height: 1e9 }] }] });
+    expect(bad.ok && bad.snapshot.tabs[0]?.charts[0]?.height).toBeUndefined();
+  });
   it('round-trips a dashboard through the fragment', () => {
     const snap = takeSnapshot(state);
     // Only sources some chart uses, in first-use order.

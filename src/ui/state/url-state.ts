@@ -35,6 +35,8 @@ export interface SnapshotChart {
   readonly plots: readonly SnapshotPlot[];
   /** Hidden series as [plot index, instance name]. */
   readonly hidden: readonly (readonly [number, string])[];
+  /** Plot height in CSS px when the user resized the chart. */
+  readonly height?: number;
 }
 
 export interface SnapshotTime {
@@ -102,7 +104,7 @@ export function takeSnapshot(st: SnapshotInput): DashSnapshot {
         ...(p.optional && { optional: true }),
       }));
       const hidden = c.plots.flatMap((p, i) => c.hidden.filter((k) => k.startsWith(seriesKey(p.id, ''))).map((k) => [i, k.slice(seriesKey(p.id, '').length)] as const));
-      return [{ title: c.title, style: c.style, yScale: c.yScale, legend: c.legend, rate: c.rate, plots, hidden }];
+      return [{ title: c.title, style: c.style, yScale: c.yScale, legend: c.legend, rate: c.rate, plots, hidden, ...(c.heightPx !== undefined && { height: c.heightPx }) }];
     }),
   }));
   const finite = (x: number): number | undefined => (Number.isFinite(x) ? x : undefined);
@@ -250,7 +252,8 @@ export function restoreSnapshot(input: unknown): RestoreResult {
       const hidden = (Array.isArray(c.hidden) ? c.hidden : []).filter(
         (h): h is [number, string] => Array.isArray(h) && h.length === 2 && typeof h[0] === 'number' && Number.isInteger(h[0]) && h[0] >= 0 && h[0] < plots.length && typeof h[1] === 'string',
       );
-      return [{ title: str(c.title) ?? '', style, yScale: restoreYScale(c.yScale), legend: bool(c.legend, true), rate: bool(c.rate, true), plots, hidden }];
+      const height = num(c.height);
+      return [{ title: str(c.title) ?? '', style, yScale: restoreYScale(c.yScale), legend: bool(c.legend, true), rate: bool(c.rate, true), plots, hidden, ...(height !== undefined && height >= 40 && height <= 2000 && { height: Math.round(height) }) }];
     });
     return [{ label: str(t.label) ?? `Tab ${ti + 1}`, charts }];
   });
@@ -301,7 +304,7 @@ export function snapshotLayout(s: DashSnapshot, sourceIds: readonly (string | un
         plots.push(plot);
         for (const [pi, inst] of c.hidden) if (pi === i) hidden.push(seriesKey(plot.id, inst));
       });
-      charts[cid] = { id: cid, title: c.title, style: c.style, yScale: c.yScale, legend: c.legend, rate: c.rate, plots, hidden };
+      charts[cid] = { id: cid, title: c.title, style: c.style, yScale: c.yScale, legend: c.legend, rate: c.rate, plots, hidden, ...(c.height !== undefined && { heightPx: c.height }) };
       return cid;
     });
     return { id, label: t.label, chartIds };

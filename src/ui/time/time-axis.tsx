@@ -1,37 +1,78 @@
 // One time axis for the whole tab, like pmchart's status-bar axis: ticks at round times of
-// the display zone across the visible window, aligned with the charts' plot area (the same
-// left/right margins as the ECharts grid). Being DOM text, it is also what tests read.
-import { tickFormatter } from '../charts/chart-option';
+// the display zone across the tab's window (archive or live, whichever the tab shows). The
+// chart grid measures where the charts' plot area is and passes it in, so every tick sits
+// exactly over the charts' vertical grid lines (charts/time-ticks.ts, one rule for both);
+// labels are centred on their tick and moved inward at the edges so none is cut. Being DOM
+// text, it is also what tests read.
+import { labelLeft, shiftedTicks, tickFormatter, tickStepMs } from '../charts/time-ticks';
 import { shiftMs, type DisplayZone } from './zone';
 
-const STEPS_S = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800];
-
-/** Tick times (epoch ms) at round wall-clock times of the zone, about `target` of them. */
-export function axisTicks(t0Ms: number, t1Ms: number, zone: DisplayZone, target = 8): number[] {
-  const span = t1Ms - t0Ms;
-  if (!(span > 0)) return [];
-  const stepMs = (STEPS_S.find((s) => (s * 1000 * target) >= span) ?? 604800) * 1000;
-  const a = shiftMs(t0Ms, zone);
-  const b = shiftMs(t1Ms, zone);
-  const out: number[] = [];
-  for (let x = Math.ceil(a / stepMs) * stepMs; x <= b && out.length < 50; x += stepMs) out.push(x);
-  // Back to epoch ms, via the offset at the shifted time.
-  return out.map((x) => x - zone.offsetMinutes(x) * 60_000);
+/** Where the plot area is inside the axis box (CSS px). */
+export interface AxisPlacement {
+  readonly boxPx: number;
+  readonly leftPx: number;
+  readonly rightPx: number;
 }
 
-export function TimeAxis({ t0Ms, t1Ms, zone }: { t0Ms: number; t1Ms: number; zone: DisplayZone }) {
-  if (!Number.isFinite(t0Ms) || !Number.isFinite(t1Ms) || t1Ms <= t0Ms) return null;
-  const fmt = tickFormatter(t1Ms - t0Ms);
+/** A label's width at the axis font (11px DejaVu Sans: digits 7 px, ':' '-' ' ' under 4 px). */
+function labelPx(text: string): number {
+  let w = 4;
+  for (const ch of text) w += ch >= '0' && ch <= '9' ? 7 : 4;
+  return w;
+}
+
+interface Label {
+  readonly t: number;
+  readonly x: number;
+  readonly text: string;
+  readonly left: number;
+  readonly w: number;
+}
+
+/** Each tick's label box; a label moved inward at an edge that would meet its neighbour gives way. */
+function placeLabels(ticks: readonly { t: number; x: number; text: string }[], plotPx: number, place: AxisPlacement): Label[] {
+  const out: Label[] = [];
+  let prevRight = -Infinity;
+  for (const k of ticks) {
+    const w = labelPx(k.text);
+    const left = labelLeft(k.x, w, plotPx, place.leftPx, place.rightPx);
+    if (left < prevRight + 4) continue;
+    prevRight = left + w;
+    out.push({ ...k, left, w });
+  }
+  return out;
+}
+
+interface Props {
+  readonly t0Ms: number;
+  readonly t1Ms: number;
+  readonly zone: DisplayZone;
+  readonly place: AxisPlacement;
+  /** 'live' or 'archive': what the tab shows (tests and styles read it). */
+  readonly kind: 'live' | 'archive';
+}
+
+export function TimeAxis({ t0Ms, t1Ms, zone, place, kind }: Props) {
+  const plotPx = place.boxPx - place.leftPx - place.rightPx;
+  const ok = Number.isFinite(t0Ms) && Number.isFinite(t1Ms) && t1Ms > t0Ms && plotPx > 0;
+  const span = t1Ms - t0Ms;
+  const fmt = tickFormatter(span);
+  const w0 = ok ? shiftMs(t0Ms, zone) : 0;
+  const w1 = ok ? shiftMs(t1Ms, zone) : 1;
+  const ticks = ok ? shiftedTicks(t0Ms, t1Ms, zone, tickStepMs(span, plotPx)) : [];
+  const items = ok ? placeLabels(ticks.map((t) => ({ t, x: ((t - w0) / (w1 - w0)) * plotPx, text: fmt(t) })), plotPx, place) : [];
   return (
-    <div className="time-axis" data-testid="time-axis">
-      <div className="time-axis-inner">
-        {axisTicks(t0Ms, t1Ms, zone).map((t) => (
-          <span key={t} className="tick" data-testid="axis-tick" style={{ left: `${(100 * (t - t0Ms)) / (t1Ms - t0Ms)}%` }}>
-            {fmt(shiftMs(t, zone))}
+    <div className="time-axis" data-testid="time-axis" data-kind={kind} data-window-start={ok ? t0Ms : undefined} data-window-end={ok ? t1Ms : undefined}>
+      <div className="time-axis-inner" data-testid="time-axis-plot" style={{ left: place.leftPx, right: place.rightPx }}>
+        {items.map((i) => (
+          <span key={i.t} className="tick-mark" style={{ left: Math.round(i.x) }} />
+        ))}
+        {items.map((i) => (
+          <span key={i.t} className="tick" data-testid="axis-tick" style={{ left: Math.round(i.left), width: i.w }}>
+            {i.text}
           </span>
         ))}
       </div>
-      <span className="time-axis-zone">{zone.label}</span>
     </div>
   );
 }
