@@ -84,6 +84,8 @@ export function makePmproxyProxy(options: PmproxyProxyOptions): PmproxyProxy {
   const rate = new RateLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS);
   const base = options.pmproxy;
   const https = base.protocol === 'https:';
+  // A pmproxy behind a path (a reverse proxy's /pcp): its endpoints sit under that path.
+  const basePath = base.pathname.replace(/\/+$/, '');
   // Keep-alive connections to the one pmproxy; at most maxInFlight of them.
   const agent = https ? new HttpsAgent({ keepAlive: true, maxSockets: maxInFlight }) : new HttpAgent({ keepAlive: true, maxSockets: maxInFlight });
   const log = (line: string): void => options.log(escapeLogText(`pmproxy proxy: ${line}`));
@@ -175,7 +177,7 @@ export function makePmproxyProxy(options: PmproxyProxyOptions): PmproxyProxy {
         headers['content-type'] = 'application/x-www-form-urlencoded';
         headers['content-length'] = String(body.length);
       }
-      const target = new URL(base.pathname + verdict.upstreamPath, base);
+      const target = new URL(`${base.origin}${basePath}${verdict.upstreamPath}`);
       const start = https ? httpsRequest : httpRequest;
       upstream = start(target, { method: body === undefined ? 'GET' : 'POST', headers, agent });
       upstream.on('response', (answer) => {

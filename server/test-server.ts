@@ -14,10 +14,10 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(options: { readonly bridge?: ServeOptions['bridge']; readonly log?: (line: string) => void } = {}): Promise<TestServer> {
+export async function startTestServer(options: { readonly bridge?: ServeOptions['bridge']; readonly pmproxy?: ServeOptions['pmproxy']; readonly log?: (line: string) => void } = {}): Promise<TestServer> {
   const root = mkdtempSync(join(tmpdir(), 'pmdash-test-server-'));
   writeFileSync(join(root, 'index.html'), '<!doctype html>');
-  const served = await serveWithBridge({ port: 0, host: '127.0.0.1', root, log: options.log ?? (() => undefined), bridge: options.bridge });
+  const served = await serveWithBridge({ port: 0, host: '127.0.0.1', root, log: options.log ?? (() => undefined), bridge: options.bridge, pmproxy: options.pmproxy });
   const address = served.server.address();
   const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   return {
