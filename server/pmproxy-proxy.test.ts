@@ -5,6 +5,7 @@ import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, 
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePmproxyUrl } from './pmproxy-proxy';
+import { exchange } from './proxy-test-helpers';
 import { startTestServer, type TestServer } from './test-server';
 
 interface Seen {
@@ -12,30 +13,6 @@ interface Seen {
   readonly url: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
-}
-
-interface Answer {
-  readonly status: number;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: string;
-  /** The response ended without its last chunk (the connection was cut). */
-  readonly cut: boolean;
-}
-
-/** One exchange with the server at `origin`; `Host` is the origin's unless given. */
-export function exchange(origin: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
-  const url = new URL(origin);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path, method: init.method ?? 'GET', headers: init.headers });
-    req.on('response', (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString(), cut: false }));
-      res.on('error', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString(), cut: true }));
-    });
-    req.on('error', reject);
-    req.end(init.body);
-  });
 }
 
 /** Raw bytes to the server (for what Node's client will not send); the answer's text. */
