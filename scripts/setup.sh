@@ -87,7 +87,13 @@ fi
 # (not in bookworm), else redis-server. Started without systemd (containers, CI), daemonized,
 # as its own user, with the package's configuration (localhost:6379, protected mode).
 kv_pkg=redis-server
-if apt-cache policy valkey-server 2>/dev/null | grep -q 'Candidate: [0-9]'; then kv_pkg=valkey-server; fi
+has_candidate() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'; }
+# Without package lists apt-cache knows neither; read them first, then choose.
+if [ -n "$(missing valkey-server redis-server | tr -d '\n')" ] && ! has_candidate redis-server && ! has_candidate valkey-server && [ -z "$apt_updated" ]; then
+  $SUDO apt-get update -qq
+  apt_updated=1
+fi
+if has_candidate valkey-server; then kv_pkg=valkey-server; fi
 if [ -z "$(missing valkey-server)" ]; then kv_pkg=valkey-server; fi
 need=$(missing "$kv_pkg")
 if [ -n "$need" ]; then
