@@ -3,6 +3,9 @@
 #   - Debian's chromium (Playwright drives /usr/bin/chromium; no browser is downloaded);
 #   - Performance Co-Pilot: pcp, pcp-testsuite (the QA archives) and python3-pcp (the oracle);
 #   - pmcd on localhost:44321, and pmproxy on localhost:44322 (its PCP relay);
+#   - a key-value store for pmproxy's /series (valkey-server where the distribution has it,
+#     else Debian's redis-server) on localhost:6379, started without systemd, and pmproxy
+#     with series enabled against it (the fleet tests load QA archives with pmseries --load);
 #   - pcp-gui and xvfb, so benchmarks can time pmchart -o headless, and view files are checked
 #     by pmchart's own parser (`pmchart -C`, headless through Qt's offscreen platform);
 # Idempotent: a second run only checks. Needs root (or sudo) for the first run.
@@ -28,7 +31,8 @@ apt_install() {
 }
 
 # xz-utils: the CLI decodes .xz volumes with the system's xz (src/node/xz-process.ts).
-need=$(missing chromium xz-utils)
+# curl: the check of pmproxy's /series below.
+need=$(missing chromium xz-utils curl)
 if [ -n "$need" ]; then
   echo "setup: installing $need"
   apt_install $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null
@@ -79,8 +83,62 @@ if ! pmproxy_up; then
   pmproxy_up || { echo "setup: pmproxy did not start on localhost:44322 (or its PCP relay is off)" >&2; exit 1; }
 fi
 
+# The store behind pmproxy's /series REST API: valkey-server where the distribution has it
+# (not in bookworm), else redis-server. Started without systemd (containers, CI), daemonized,
+# as its own user, with the package's configuration (localhost:6379, protected mode).
+kv_pkg=redis-server
+has_candidate() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'; }
+# Without package lists apt-cache knows neither; read them first, then choose.
+if [ -n "$(missing valkey-server redis-server | tr -d '\n')" ] && ! has_candidate redis-server && ! has_candidate valkey-server && [ -z "$apt_updated" ]; then
+  $SUDO apt-get update -qq
+  apt_updated=1
+fi
+if has_candidate valkey-server; then kv_pkg=valkey-server; fi
+if [ -z "$(missing valkey-server)" ]; then kv_pkg=valkey-server; fi
+need=$(missing "$kv_pkg")
+if [ -n "$need" ]; then
+  echo "setup: installing $need"
+  # Its maintainer scripts try to start the service (denied or failing without systemd); it is
+  # started below instead.
+  apt_install $SUDO apt-get install -y -qq --no-install-recommends "$need" >/dev/null
+fi
+if [ "$kv_pkg" = valkey-server ]; then kv_bin=valkey-server kv_cli=valkey-cli kv_user=valkey kv_conf=/etc/valkey/valkey.conf
+else kv_bin=redis-server kv_cli=redis-cli kv_user=redis kv_conf=/etc/redis/redis.conf; fi
+kv_up() { [ "$($kv_cli -h localhost -p 6379 ping 2>/dev/null)" = PONG ]; }
+if ! kv_up; then
+  echo "setup: starting $kv_bin on localhost:6379"
+  $SUDO install -d -o "$kv_user" -g "$kv_user" "/run/${kv_user}"
+  $SUDO runuser -u "$kv_user" -- "$kv_bin" "$kv_conf" --daemonize yes --port 6379 --supervised no
+  for _ in $(seq 1 30); do kv_up && break; sleep 1; done
+  kv_up || { echo "setup: $kv_bin did not start on localhost:6379" >&2; exit 1; }
+fi
+
+# pmproxy's series (and the store connection) must be on; Debian's pmproxy.conf has them on
+# against localhost:6379 already: checked, not rewritten.
+pmproxy_conf=/etc/pcp/pmproxy/pmproxy.conf
+conf_on() { # conf_on SECTION KEY: the key is "true" in that [section]
+  awk -v s="[$1]" -v k="$2" '$0 ~ /^\[/ {in_s = ($0 == s)} in_s && $1 == k && $3 == "true" {f = 1} END {exit !f}' "$pmproxy_conf"
+}
+for check in "pmproxy redis.enabled" "redis enabled" "pmseries enabled"; do
+  # shellcheck disable=SC2086
+  conf_on $check || { echo "setup: $pmproxy_conf does not enable series ([${check% *}] ${check#* } = true); enable it and rerun" >&2; exit 1; }
+done
+grep -Eq '^servers = (localhost|127\.0\.0\.1):6379$' "$pmproxy_conf" || { echo "setup: $pmproxy_conf [redis] servers is not localhost:6379" >&2; exit 1; }
+
+# pmproxy connects to the store when it starts; one started before the store answers /series
+# with empty bodies (while /series/ping still says success). So only then is it restarted,
+# once, and its PCP relay checked again.
+series_up() { curl -s -m 5 'http://localhost:44322/series/sources?match=*' | grep -q '^\['; }
+if ! series_up; then
+  echo "setup: restarting pmproxy (its /series is not connected to the store)"
+  $SUDO /etc/init.d/pmproxy restart >/dev/null
+  for _ in $(seq 1 30); do series_up && pmproxy_up && break; sleep 1; done
+  series_up || { echo "setup: pmproxy's /series does not answer on localhost:44322 after a restart" >&2; exit 1; }
+  pmproxy_up || { echo "setup: pmproxy's PCP relay does not answer after its restart" >&2; exit 1; }
+fi
+
 [ -x /usr/bin/chromium ] || { echo "setup: /usr/bin/chromium is missing after install" >&2; exit 1; }
 /usr/bin/python3 -c 'from pcp import pmapi' || { echo "setup: python3-pcp is not importable by /usr/bin/python3" >&2; exit 1; }
 [ -d /var/lib/pcp/testsuite/archives ] || { echo "setup: PCP QA archives are missing" >&2; exit 1; }
 [ -x /usr/bin/pmchart ] && [ -d /var/lib/pcp/config/pmchart ] || { echo "setup: pmchart or its installed views (pcp-gui) are missing" >&2; exit 1; }
-echo "setup: chromium $(/usr/bin/chromium --version 2>/dev/null | awk '{print $2}'), pmcd $(pminfo -h localhost -f pmcd.version | awk '/value/{print $2}' | tr -d '"') on localhost:44321, pmproxy on localhost:44322"
+echo "setup: chromium $(/usr/bin/chromium --version 2>/dev/null | awk '{print $2}'), pmcd $(pminfo -h localhost -f pmcd.version | awk '/value/{print $2}' | tr -d '"') on localhost:44321, pmproxy on localhost:44322 (series on $kv_bin localhost:6379)"

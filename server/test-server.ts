@@ -1,5 +1,6 @@
 // For tests: `pmdash serve` on a free loopback port, serving a placeholder app from a
 // temporary directory, with the bridge configured as the test needs; stop() closes it all.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -14,10 +15,10 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(options: { readonly bridge?: ServeOptions['bridge']; readonly log?: (line: string) => void } = {}): Promise<TestServer> {
+export async function startTestServer(options: { readonly bridge?: ServeOptions['bridge']; readonly pmproxy?: ServeOptions['pmproxy']; readonly log?: (line: string) => void } = {}): Promise<TestServer> {
   const root = mkdtempSync(join(tmpdir(), 'pmdash-test-server-'));
   writeFileSync(join(root, 'index.html'), '<!doctype html>');
-  const served = await serveWithBridge({ port: 0, host: '127.0.0.1', root, log: options.log ?? (() => undefined), bridge: options.bridge });
+  const served = await serveWithBridge({ port: 0, host: '127.0.0.1', root, log: options.log ?? (() => undefined), bridge: options.bridge, pmproxy: options.pmproxy });
   const address = served.server.address();
   const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   return {
@@ -54,4 +55,26 @@ export function rawRequest(origin: string, path: string, headers: Readonly<Recor
     req.on('error', reject);
     req.end();
   });
+}
+
+/** The installed command (bin/pmdash.js, after `npm run build`), as a user runs it. */
+const BIN = new URL('../bin/pmdash.js', import.meta.url).pathname;
+
+/**
+ * Starts `pmdash serve ARGS` on a free loopback port; resolves with its origin once it prints
+ * it, or rejects with its output when it exits first. The caller stops `proc`.
+ */
+export function spawnServe(args: readonly string[], env: NodeJS.ProcessEnv = {}): { readonly proc: ChildProcess; readonly origin: Promise<string> } {
+  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const origin = new Promise<string>((resolve, reject) => {
+    let out = '';
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /Open (http:\/\/[^/\s]+)\//.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+    proc.once('exit', (code) => reject(new Error(`pmdash serve exited ${code}: ${out}`)));
+  });
+  return { proc, origin };
 }

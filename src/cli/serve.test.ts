@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { rawRequest } from '../../server/test-server';
+import { rawRequest, spawnServe } from '../../server/test-server';
 import { UsageError } from './args';
-import { bridgeTargets, publicHosts } from './serve';
+import { bridgeTargets, pmproxyUrl, publicHosts } from './serve';
 
 describe('pmdash serve --pmcd', () => {
   it('takes the flags, else $PMDASH_PMCD, else the local pmcd, in canonical form', () => {
@@ -30,27 +30,27 @@ describe('pmdash serve --pmcd', () => {
   });
 });
 
-// The installed command (bin/pmdash.js, after `npm run build`), as a user runs it.
-const BIN = new URL('../../bin/pmdash.js', import.meta.url).pathname;
+describe('pmdash serve --pmproxy', () => {
+  it('takes the flag, else $PMDASH_PMPROXY, else none; HOST[:PORT] means http on 44322 by default', () => {
+    expect(pmproxyUrl('http://gw.example:8080', 'ignored')?.href).toBe('http://gw.example:8080/');
+    expect(pmproxyUrl(undefined, 'localhost')?.href).toBe('http://localhost:44322/');
+    expect(pmproxyUrl(undefined, ' ')).toBeUndefined();
+    expect(pmproxyUrl(undefined, undefined)).toBeUndefined();
+    expect(() => pmproxyUrl('ftp://gw', undefined)).toThrow(UsageError);
+    expect(() => pmproxyUrl(undefined, 'http://user:secret@gw')).toThrow(UsageError);
+  });
+});
+
 const running: ChildProcess[] = [];
 afterEach(() => {
   for (const p of running.splice(0)) p.kill('SIGTERM');
 });
 
-/** Starts `pmdash serve ARGS` on a free loopback port; resolves with its origin, or rejects with its output. */
+/** `pmdash serve ARGS` (bin/pmdash.js) on a free loopback port; its origin. */
 function serveCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { proc, origin } = spawnServe(args, env);
   running.push(proc);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /Open (http:\/\/[^/\s]+)\//.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    proc.once('exit', (code) => reject(new Error(`pmdash serve exited ${code}: ${out}`)));
-  });
+  return origin;
 }
 
 async function targetsOf(origin: string): Promise<unknown> {

@@ -1,12 +1,15 @@
 // `pmdash serve`: serves the built app and the pmcd WebSocket bridge on one port and prints
 // the URL to open. The bridge forwards only to the pmcd (or pmproxy-relayed) targets given
-// with --pmcd or PMDASH_PMCD (default localhost:44321); see server/bridge.ts.
+// with --pmcd or PMDASH_PMCD (default localhost:44321); see server/bridge.ts. With --pmproxy
+// (or PMDASH_PMPROXY) it also passes that pmproxy's read endpoints through at /pmproxy/…
+// (server/pmproxy-proxy.ts).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { optFlag, optList, optString, parseArgs, UsageError, type OptionSpec } from './args';
 import type { Command } from './command';
 import { canonicalEntry } from '../../server/bridge-policy';
 import { parsePublicHost } from '../../server/host-check';
+import { parsePmproxyUrl } from '../../server/pmproxy-proxy';
 import { serveWithBridge } from '../../server/serve';
 import { isPmError } from '../pcp-core/errors';
 
@@ -27,6 +30,12 @@ const options: readonly OptionSpec[] = [
     repeat: true,
     arg: 'NAME[:PORT]',
     help: 'another name the server answers to, such as the one a reverse proxy forwards in Host (repeatable; else $PMDASH_PUBLIC_HOST, comma-separated); requests naming any other host are refused',
+  },
+  {
+    long: 'pmproxy',
+    value: true,
+    arg: 'URL',
+    help: 'a pmproxy whose read endpoints (/series, /pmapi) are served at /pmproxy/… on this origin (http://HOST[:PORT], default port 44322; else $PMDASH_PMPROXY)',
   },
   { long: 'allow-store', help: 'let bridge clients store metric values (pmstore); off by default' },
   { long: 'max-connections', value: true, arg: 'N', help: 'most simultaneous bridge connections (default 64)' },
@@ -59,6 +68,17 @@ export function bridgeTargets(flags: readonly string[], env: string | undefined)
   });
 }
 
+/** The pmproxy to proxy, from --pmproxy, else $PMDASH_PMPROXY; undefined when neither is set. */
+export function pmproxyUrl(flag: string | undefined, env: string | undefined): URL | undefined {
+  const text = flag ?? (env !== undefined && env.trim() !== '' ? env : undefined);
+  if (text === undefined) return undefined;
+  try {
+    return parsePmproxyUrl(text);
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+}
+
 /** The extra names the server answers to, from --public-host, else $PMDASH_PUBLIC_HOST. */
 export function publicHosts(flags: readonly string[], env: string | undefined): string[] {
   return flagsOrEnv(flags, env).map((h) => {
@@ -74,7 +94,7 @@ export function publicHosts(flags: readonly string[], env: string | undefined): 
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'serve the dashboard and the pmcd bridge on one port',
-  usage: '[--port N] [--host ADDR] [--pmcd HOST:PORT ...] [--origin URL ...] [--public-host NAME[:PORT] ...] [--allow-store]',
+  usage: '[--port N] [--host ADDR] [--pmcd HOST:PORT ...] [--origin URL ...] [--public-host NAME[:PORT] ...] [--pmproxy URL] [--allow-store]',
   options,
   async run(argv, io) {
     const args = parseArgs(argv, options);
@@ -91,6 +111,7 @@ export const serveCommand: Command = {
     const maxConnections = positiveInt(optString(args, 'max-connections'), 'connection limit', 64);
     const idleTimeoutMs = positiveInt(optString(args, 'idle-timeout'), 'idle timeout', 600) * 1000;
     const allowStore = optFlag(args, 'allow-store');
+    const pmproxy = pmproxyUrl(optString(args, 'pmproxy'), process.env.PMDASH_PMPROXY);
     // dist/node/cli.js or, code-split, dist/node/chunks/serve-*.js: the app is dist/app.
     const root = [new URL('../app', import.meta.url), new URL('../../app', import.meta.url)].map((u) => fileURLToPath(u)).find((p) => existsSync(p)) ?? fileURLToPath(new URL('../../app', import.meta.url));
     if (!existsSync(root)) {
@@ -103,13 +124,15 @@ export const serveCommand: Command = {
       root,
       log: (line) => io.stderr(`${new Date().toISOString()} ${line}\n`),
       bridge: { targets, origins, publicHosts: hosts, allowStore, maxConnections, idleTimeoutMs },
+      pmproxy: pmproxy ? { pmproxy } : undefined,
     });
     const address = server.address();
     const actual = typeof address === 'object' && address ? address.port : port;
     io.stdout(
       `pmdash is serving ${root}\n` +
         `Open http://${host}:${actual}/ in a browser (Ctrl-C stops).\n` +
-        `pmcd bridge: ws://${host}:${actual}/pmcd?target=HOST:PORT for ${targets.join(', ')}${allowStore ? ' (stores allowed)' : ''}\n`,
+        `pmcd bridge: ws://${host}:${actual}/pmcd?target=HOST:PORT for ${targets.join(', ')}${allowStore ? ' (stores allowed)' : ''}\n` +
+        (pmproxy ? `pmproxy: http://${host}:${actual}/pmproxy/series/… and /pmproxy/pmapi/… (reads only) from ${pmproxy.href}\n` : ''),
     );
     await new Promise<void>((resolve) => {
       const stop = (): void => {
