@@ -10,6 +10,7 @@
 //   .lzma          `xz -dc`: xz data (any number of streams) or the lzma-alone container.
 //   .bz2 .bz       `bzip2 -dc`, whole file.
 //   .gz .Z .z      `gzip -dc`, whole file.
+//   .zst           frame by frame (zstd-source.ts); libpcp 6.3.2+ runs `zstd -dcq`.
 //
 // Whole-file formats are decompressed once, at open (the size must be known), and held in
 // memory until the source is closed, as libpcp holds them in a temporary file.
@@ -20,6 +21,7 @@ import { posixBasename } from './posix-path';
 import { MemorySource } from './memory-source';
 import { XzSource } from './xz-source';
 import { XZ_MAGIC } from './xz-layout';
+import { ZstdSource } from './zstd-source';
 import { decodeBzip2 } from './bzip2-decode';
 import { PM_ERR_LOGREC, PmError } from '../errors';
 
@@ -50,6 +52,7 @@ export async function decompress(stored: ByteSource, compression: CompressionSuf
     return source;
   }
   if (compression.decompressor === 'xz' && isXz) return XzSource.open(stored);
+  if (compression.decompressor === 'zstd') return ZstdSource.open(stored);
   const data = await stored.read(0, stored.size);
   if (data.length !== stored.size) throw new PmError(PM_ERR_LOGREC, undefined, `${name} (read ${data.length} of ${stored.size} bytes)`);
   let bytes: Uint8Array;

@@ -1,0 +1,142 @@
+// A ByteSource of the uncompressed bytes of a .zst file, decoded frame by frame: `zstd`
+// writes one frame per file, so a plain .zst volume is decoded whole on its first read, but a
+// file of several frames (pzstd, the seekable format, concatenated .zst files) is read like
+// an .xz file of several blocks: a read decodes only the frames it covers, and decoded frames
+// stay in a shared LRU cache. Newer libpcp (6.3.2 and later) reads .zst through `zstd -dcq`,
+// whole; the bytes are the same.
+//
+// The size must be known at open: a frame whose header leaves out its content size (zstd
+// reading a pipe writes such frames) is decoded once at open to learn it.
+import type { ByteSource } from './byte-source';
+import type { ZstdFrame } from './zstd-layout';
+import { readZstdLayout, zstdCorrupt } from './zstd-layout';
+import { decodeZstdFrame } from './zstd-frame';
+import { ByteCache, cacheOwner } from './byte-cache';
+import { checkRead } from './read-args';
+
+/** Decoded frames of every open ZstdSource share this budget. */
+export const zstdFrameCache = new ByteCache(256 * 1024 * 1024);
+
+interface PlacedFrame extends ZstdFrame {
+  readonly uncompressedOffset: number;
+  readonly uncompressedSize: number;
+}
+
+export class ZstdSource implements ByteSource {
+  readonly name: string;
+  readonly size: number;
+  private readonly owner = cacheOwner('zstd');
+  /** Decodes under way, per frame, so concurrent reads share them. */
+  private readonly pending = new Map<number, Promise<Uint8Array>>();
+  private closed = false;
+
+  private constructor(
+    private readonly compressed: ByteSource,
+    private readonly placed: readonly PlacedFrame[],
+    private readonly cache: ByteCache,
+  ) {
+    this.name = compressed.name;
+    const last = placed.at(-1);
+    this.size = last ? last.uncompressedOffset + last.uncompressedSize : 0;
+  }
+
+  /** Finds the frames of the .zst file `compressed` (which the source then owns). */
+  static async open(compressed: ByteSource, cache = zstdFrameCache): Promise<ZstdSource> {
+    const { frames } = await readZstdLayout(compressed);
+    const placed: PlacedFrame[] = [];
+    const learned = new Map<number, Uint8Array>();
+    let uncompressedOffset = 0;
+    for (const [i, frame] of frames.entries()) {
+      let uncompressedSize = frame.contentSize;
+      if (uncompressedSize === undefined) {
+        const content = await decodeStored(compressed, frame);
+        learned.set(i, content);
+        uncompressedSize = content.length;
+      }
+      placed.push({ ...frame, uncompressedOffset, uncompressedSize });
+      uncompressedOffset += uncompressedSize;
+      if (!Number.isSafeInteger(uncompressedOffset)) throw zstdCorrupt(compressed.name, `frame at ${frame.offset}: content size too large`);
+    }
+    const source = new ZstdSource(compressed, placed, cache);
+    for (const [i, content] of learned) cache.set(source.owner + i, content);
+    return source;
+  }
+
+  /** The data frames, with where their content lies in the uncompressed bytes. */
+  get frames(): readonly PlacedFrame[] {
+    return this.placed;
+  }
+
+  /** Index of the frame holding uncompressed offset `offset` (< size), skipping empty frames. */
+  private frameAt(offset: number): number {
+    let lo = 0;
+    let hi = this.placed.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.placed[mid].uncompressedOffset <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Frame `i` decoded. */
+  private async decoded(i: number): Promise<Uint8Array> {
+    const key = this.owner + i;
+    const have = this.cache.get(key);
+    if (have) return have;
+    let decode = this.pending.get(i);
+    if (!decode) {
+      decode = decodeStored(this.compressed, this.placed[i]);
+      this.pending.set(i, decode);
+      void decode.then(
+        (bytes) => {
+          if (!this.closed) this.cache.set(key, bytes);
+        },
+        () => undefined,
+      );
+      // Settled either way: a failed decode is reported to every read waiting on it, and a
+      // later read tries again.
+      void decode.finally(() => this.pending.delete(i)).catch(() => undefined);
+    }
+    return decode;
+  }
+
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    checkRead(this.name, offset, length, this.closed);
+    const end = Math.min(offset + length, this.size);
+    if (offset >= end) return new Uint8Array(0);
+    const first = this.frameAt(offset);
+    const last = this.frameAt(end - 1);
+    if (first === last) {
+      const at = this.placed[first].uncompressedOffset;
+      return (await this.decoded(first)).subarray(offset - at, end - at);
+    }
+    const out = new Uint8Array(end - offset);
+    await Promise.all(
+      this.placed.slice(first, last + 1).map(async (frame, k) => {
+        const from = Math.max(offset, frame.uncompressedOffset);
+        const to = Math.min(end, frame.uncompressedOffset + frame.uncompressedSize);
+        if (from >= to) return;
+        const bytes = await this.decoded(first + k);
+        out.set(bytes.subarray(from - frame.uncompressedOffset, to - frame.uncompressedOffset), from - offset);
+      }),
+    );
+    return out;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.cache.deletePrefix(this.owner);
+    await this.compressed.close();
+  }
+}
+
+/** Reads the stored bytes of `frame` from `compressed` and decodes them. */
+async function decodeStored(compressed: ByteSource, frame: ZstdFrame): Promise<Uint8Array> {
+  const stored = await compressed.read(frame.offset, frame.compressedSize);
+  if (stored.length !== frame.compressedSize) {
+    throw zstdCorrupt(compressed.name, `frame at ${frame.offset} is cut short at ${frame.offset + stored.length}`);
+  }
+  return decodeZstdFrame(compressed.name, frame, stored);
+}
