@@ -28,7 +28,8 @@ apt_install() {
 }
 
 # xz-utils: the CLI decodes .xz volumes with the system's xz (src/node/xz-process.ts).
-need=$(missing chromium xz-utils)
+# zstd (zstd, pzstd): the .zst conformance tests recompress QA archives with it.
+need=$(missing chromium xz-utils zstd)
 if [ -n "$need" ]; then
   echo "setup: installing $need"
   apt_install $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null

@@ -14,7 +14,7 @@ import { ByteCache } from './byte-cache';
 import type { ByteSource } from './byte-source';
 import { PM_ERR_LOGREC, PM_ERR_NYI, PmError } from '../errors';
 
-const { h64Raw } = await xxhash();
+const hasher = await xxhash();
 
 const u32 = (n: number): number[] => [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>> 24];
 const blockHeader = (last: boolean, type: number, size: number): number[] => {
@@ -45,7 +45,7 @@ function frame(o: FrameOptions): { bytes: Uint8Array; content: Uint8Array } {
       out.push(...blockHeader(last, 1, b[1]), b[0]);
     }
   });
-  if (o.checksum) out.push(...u32(Number(h64Raw(Uint8Array.from(content)) & 0xffffffffn)));
+  if (o.checksum) out.push(...u32(Number(hasher.h64Raw(Uint8Array.from(content)) & 0xffffffffn)));
   return { bytes: Uint8Array.from(out), content: Uint8Array.from(content) };
 }
 
