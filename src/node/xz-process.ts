@@ -11,8 +11,8 @@ import { mkdtemp, open, rm, stat, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { join } from 'node:path';
-import { setXzStreamDecoder, XzDecoderUnavailable, type XzStreamDecoder } from '../pcp-core/io/xz-block';
-import { xzBlockCache } from '../pcp-core/io/xz-source';
+// The registration alone: the decoders (xz-block.ts) load only when an .xz file is opened.
+import { setXzStreamDecoder, XzDecoderUnavailable, type XzStreamDecoder } from '../pcp-core/io/xz-decoder';
 
 /** No such program: the system has no xz. */
 class ProgramMissing extends XzDecoderUnavailable {}
@@ -137,6 +137,5 @@ const CLI_XZ_CACHE_BYTES = 512 * 1024 * 1024;
 
 /** Makes pcp-core decode whole .xz blocks with the system's `xz`, with room to read ahead. */
 export function useSystemXz(warn: (text: string) => void): void {
-  setXzStreamDecoder(xzProcessDecoder({ warn }));
-  xzBlockCache.resize(Math.max(xzBlockCache.budgetBytes, CLI_XZ_CACHE_BYTES));
+  setXzStreamDecoder({ ...xzProcessDecoder({ warn }), cacheBytes: CLI_XZ_CACHE_BYTES });
 }
