@@ -50,3 +50,36 @@ export async function decodeZstdFrame(name: string, frame: ZstdFrame, stored: Ui
   }
   return content;
 }
+
+/** Compressed bytes handed to the streaming decoder at a time, for a prefix. */
+const PREFIX_STEP = 16 * 1024;
+
+/**
+ * At least the first `want` bytes of the content of `frame` (fewer only if the frame is
+ * shorter), decoded block by block from the start of `stored` until there are enough: a
+ * volume's label without decoding the whole 100 MB. Unchecked (the checksum covers the whole
+ * content), so a later read of more decodes the whole frame, which is checked.
+ */
+export async function decodeZstdPrefix(name: string, frame: ZstdFrame, stored: Uint8Array, want: number): Promise<Uint8Array> {
+  const { Decompress } = await loadFzstd();
+  const parts: Uint8Array[] = [];
+  let got = 0;
+  const stream = new Decompress((chunk) => {
+    parts.push(chunk);
+    got += chunk.length;
+  });
+  try {
+    for (let at = 0; at < stored.length && got < want; at += PREFIX_STEP) {
+      stream.push(stored.subarray(at, at + PREFIX_STEP), at + PREFIX_STEP >= stored.length);
+    }
+  } catch (e) {
+    throw zstdCorrupt(name, `frame at ${frame.offset}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const out = new Uint8Array(got);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

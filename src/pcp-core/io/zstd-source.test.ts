@@ -134,6 +134,28 @@ describe('zstd layout and source', () => {
     await src.close();
   });
 
+  it('decodes a prefix of a large frame for a read near its start, the whole frame for more', async () => {
+    const big = frame({ contentSize: true, checksum: true, blocks: ['label', ...Array.from({ length: 12 }, (_, i) => String.fromCharCode(0x41 + i).repeat(100_000)), 'end'] });
+    const cache = new ByteCache(64 << 20);
+    const src = await ZstdSource.open(new MemorySource('big.zst', big.bytes), cache);
+    expect(src.size).toBe(big.content.length);
+    expect(new TextDecoder().decode(await src.read(0, 5))).toBe('label');
+    expect(cache.size).toBeGreaterThanOrEqual(64 * 1024);
+    expect(cache.size).toBeLessThan(big.content.length / 2);
+    expect(await src.read(big.content.length - 10, 10)).toEqual(big.content.subarray(big.content.length - 10));
+    expect(cache.size).toBe(big.content.length);
+    expect(await src.read(0, big.content.length)).toEqual(big.content);
+    await src.close();
+    // Damage the prefix does not reach is found when the whole frame is decoded, and checked.
+    const damaged = big.bytes.slice();
+    damaged[damaged.length - 6] ^= 0x20; // inside the last raw block
+    const bad = await ZstdSource.open(new MemorySource('big.zst', damaged), new ByteCache(64 << 20));
+    expect(new TextDecoder().decode(await bad.read(0, 5))).toBe('label');
+    const e = await failure(bad.read(big.content.length - 10, 10));
+    expect(e.describe()).toContain('big.zst (zstd: frame at 0: content checksum mismatch)');
+    await bad.close();
+  });
+
   it('opens .zst files of a file set through openStored, as the worker does', async () => {
     const fs = memoryFileSet('dropped', [['a.0.zst', MULTI]]);
     const src = await openStored(fs, 'a.0.zst');

@@ -1,21 +1,25 @@
-// A ByteSource of the uncompressed bytes of a .zst file, decoded frame by frame: `zstd`
-// writes one frame per file, so a plain .zst volume is decoded whole on its first read, but a
-// file of several frames (pzstd, the seekable format, concatenated .zst files) is read like
-// an .xz file of several blocks: a read decodes only the frames it covers, and decoded frames
-// stay in a shared LRU cache. Newer libpcp (6.3.2 and later) reads .zst through `zstd -dcq`,
-// whole; the bytes are the same.
+// A ByteSource of the uncompressed bytes of a .zst file, decoded frame by frame, like an .xz
+// file of several blocks (xz-source.ts): a read decodes only the frames it covers, and
+// decoded frames stay in a shared LRU cache. `zstd` writes one frame per file, often of
+// 100 MB: as for xz, a first read near its start (opening an archive reads every volume's
+// label) decodes only a prefix, and the whole frame is decoded once a read reaches further.
+// Files of several frames come from pzstd, the seekable format or concatenated .zst files.
+// Newer libpcp (6.3.2 and later) reads .zst through `zstd -dcq`, whole; the bytes are the same.
 //
 // The size must be known at open: a frame whose header leaves out its content size (zstd
 // reading a pipe writes such frames) is decoded once at open to learn it.
 import type { ByteSource } from './byte-source';
 import type { ZstdFrame } from './zstd-layout';
 import { readZstdLayout, zstdCorrupt } from './zstd-layout';
-import { decodeZstdFrame } from './zstd-frame';
+import { decodeZstdFrame, decodeZstdPrefix } from './zstd-frame';
 import { ByteCache, cacheOwner } from './byte-cache';
 import { checkRead } from './read-args';
 
 /** Decoded frames of every open ZstdSource share this budget. */
 export const zstdFrameCache = new ByteCache(256 * 1024 * 1024);
+
+/** How much of a frame a first read near its start decodes at least: a label and then some. */
+const PREFIX_BYTES = 64 * 1024;
 
 interface PlacedFrame extends ZstdFrame {
   readonly uncompressedOffset: number;
@@ -79,26 +83,33 @@ export class ZstdSource implements ByteSource {
     return lo;
   }
 
-  /** Frame `i` decoded. */
-  private async decoded(i: number): Promise<Uint8Array> {
+  /** Frame `i` decoded at least up to `end` (relative to the frame). */
+  private async decoded(i: number, end: number): Promise<Uint8Array> {
     const key = this.owner + i;
-    const have = this.cache.get(key);
-    if (have) return have;
-    let decode = this.pending.get(i);
-    if (!decode) {
-      decode = decodeStored(this.compressed, this.placed[i]);
+    const frame = this.placed[i];
+    for (;;) {
+      const have = this.cache.get(key);
+      if (have && have.length >= end) return have;
+      const running = this.pending.get(i);
+      if (running) {
+        await running.catch(() => undefined);
+        const after = this.cache.get(key);
+        if (after && after.length >= end) return after;
+        if (this.pending.get(i) !== running) continue;
+      }
+      // First touch near the start: a prefix. Anything more: the whole frame, once.
+      const full = frame.uncompressedSize;
+      const prefix = !have && end <= full / 2 ? Math.max(end, PREFIX_BYTES) : full;
+      const decode = decodeStored(this.compressed, frame, prefix < full ? { want: prefix, size: full } : undefined);
       this.pending.set(i, decode);
-      void decode.then(
-        (bytes) => {
-          if (!this.closed) this.cache.set(key, bytes);
-        },
-        () => undefined,
-      );
-      // Settled either way: a failed decode is reported to every read waiting on it, and a
-      // later read tries again.
-      void decode.finally(() => this.pending.delete(i)).catch(() => undefined);
+      try {
+        const bytes = await decode;
+        if (!this.closed) this.cache.set(key, bytes);
+        if (bytes.length >= end) return bytes;
+      } finally {
+        if (this.pending.get(i) === decode) this.pending.delete(i);
+      }
     }
-    return decode;
   }
 
   async read(offset: number, length: number): Promise<Uint8Array> {
@@ -109,7 +120,7 @@ export class ZstdSource implements ByteSource {
     const last = this.frameAt(end - 1);
     if (first === last) {
       const at = this.placed[first].uncompressedOffset;
-      return (await this.decoded(first)).subarray(offset - at, end - at);
+      return (await this.decoded(first, end - at)).subarray(offset - at, end - at);
     }
     const out = new Uint8Array(end - offset);
     await Promise.all(
@@ -117,7 +128,7 @@ export class ZstdSource implements ByteSource {
         const from = Math.max(offset, frame.uncompressedOffset);
         const to = Math.min(end, frame.uncompressedOffset + frame.uncompressedSize);
         if (from >= to) return;
-        const bytes = await this.decoded(first + k);
+        const bytes = await this.decoded(first + k, to - frame.uncompressedOffset);
         out.set(bytes.subarray(from - frame.uncompressedOffset, to - frame.uncompressedOffset), from - offset);
       }),
     );
@@ -132,11 +143,19 @@ export class ZstdSource implements ByteSource {
   }
 }
 
-/** Reads the stored bytes of `frame` from `compressed` and decodes them. */
-async function decodeStored(compressed: ByteSource, frame: ZstdFrame): Promise<Uint8Array> {
+/**
+ * Reads the stored bytes of `frame` from `compressed` and decodes them: the whole content,
+ * checked, or with `prefix` at least `want` of its `size` bytes from the start (zstd-frame.ts).
+ */
+async function decodeStored(compressed: ByteSource, frame: ZstdFrame, prefix?: { want: number; size: number }): Promise<Uint8Array> {
   const stored = await compressed.read(frame.offset, frame.compressedSize);
   if (stored.length !== frame.compressedSize) {
     throw zstdCorrupt(compressed.name, `frame at ${frame.offset} is cut short at ${frame.offset + stored.length}`);
+  }
+  if (prefix !== undefined) {
+    const bytes = await decodeZstdPrefix(compressed.name, frame, stored, prefix.want);
+    // A prefix that came out whole is decoded again whole, to be checked.
+    if (bytes.length < prefix.size) return bytes;
   }
   return decodeZstdFrame(compressed.name, frame, stored);
 }
