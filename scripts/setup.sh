@@ -28,7 +28,8 @@ apt_install() {
 }
 
 # xz-utils: the CLI decodes .xz volumes with the system's xz (src/node/xz-process.ts).
-# zstd (zstd, pzstd): the .zst conformance tests recompress QA archives with it.
+# zstd (zstd, pzstd): the CLI decodes .zst frames with it (src/node/xz-process.ts), and the
+# .zst conformance tests recompress QA archives with it.
 need=$(missing chromium xz-utils zstd)
 if [ -n "$need" ]; then
   echo "setup: installing $need"

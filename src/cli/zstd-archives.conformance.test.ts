@@ -5,7 +5,9 @@
 // a pipe (frames without a content size) or `pzstd` (a skippable frame before each) — and
 // then `pmdash dump --json` equals test/oracle/archive-dump.py on the plain copy line by line,
 // and `pmdash values --json` equals test/oracle/values-interp.py (pmval's sampling) on it.
-// Damaged .zst data is PM_ERR_LOGREC naming the file and the frame's offset.
+// Damaged .zst data is PM_ERR_LOGREC naming the file and the frame's offset. The dumps are
+// compared twice: with fzstd (as in the browser) and with the system's zstd in another
+// process (as the CLI decodes whole frames).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +16,8 @@ import { PYTHON, QA_ARCHIVES, runTool, scratchDir } from '../../test/oracle';
 import { DirFileSet } from '../node/dir-file-set';
 import { openStored } from '../pcp-core/io/open-stored';
 import { ZstdSource } from '../pcp-core/io/zstd-source';
+import { setZstdFrameDecoder, zstdFrameDecoder } from '../pcp-core/io/zstd-decoder';
+import { zstdProcessDecoder } from '../node/xz-process';
 import { PM_ERR_LOGREC, PmError } from '../pcp-core/errors';
 import { OracleDump, ourDumpLines } from './dump-oracle';
 import { main } from './main';
@@ -126,23 +130,56 @@ describe('.zst archives read as libpcp reads their plain copies', () => {
     expect(execFileSync('zstd', ['-l', at('stream', '20180102.index.zst')]).toString()).toMatch(/\n\s+\d+\s+1\s/);
   });
 
+  async function expectDumpEqual(kind: Kind, base: string): Promise<void> {
+    const plain = at('plain', base);
+    const ours = at(kind, base);
+    oracle.request([plain]);
+    let n = 0;
+    for await (const line of ourDumpLines(ours)) {
+      n++;
+      const theirs = await oracle.next();
+      // Only the closing line names the archive.
+      expect(line.replace(JSON.stringify(ours), JSON.stringify(plain)), `line ${n}`).toBe(theirs);
+    }
+    expect(n).toBeGreaterThan(2);
+  }
+
   for (const kind of KINDS) {
     for (const [base] of ARCHIVES) {
       it(`dump --json of ${kind}/${base} equals libpcp on the plain copy`, { timeout: 300_000 }, async () => {
-        const plain = at('plain', base);
-        const ours = at(kind, base);
-        oracle.request([plain]);
-        let n = 0;
-        for await (const line of ourDumpLines(ours)) {
-          n++;
-          const theirs = await oracle.next();
-          // Only the closing line names the archive.
-          expect(line.replace(JSON.stringify(ours), JSON.stringify(plain)), `line ${n}`).toBe(theirs);
-        }
-        expect(n).toBeGreaterThan(2);
+        expect(zstdFrameDecoder()).toBeUndefined();
+        await expectDumpEqual(kind, base);
       });
     }
   }
+
+  describe('whole frames decoded by the system zstd, as the CLI does', () => {
+    beforeAll(() => setZstdFrameDecoder(zstdProcessDecoder({ warn: (text) => expect.fail(`system zstd unusable here: ${text}`) })));
+    afterAll(() => setZstdFrameDecoder(undefined));
+    for (const kind of KINDS) {
+      it(`dump --json of ${kind}/20180102 equals libpcp on the plain copy`, { timeout: 300_000 }, async () => {
+        await expectDumpEqual(kind, '20180102');
+        expect(zstdFrameDecoder()).toBeDefined();
+      });
+    }
+
+    it('a damaged frame is PM_ERR_LOGREC naming the file and the frame, with zstd\'s reason', async () => {
+      mkdirSync(at('damaged-cli'));
+      const volume = readFileSync(at('single', '20180102.0.zst'));
+      for (let i = 0; i < 16; i++) volume[Math.floor(volume.length / 2) + i] ^= 0x5a;
+      const damaged = at('damaged-cli', '20180102.0.zst');
+      writeFileSync(damaged, volume);
+      const read = await openStored(new DirFileSet('/'), damaged);
+      const e = await read.read(0, read.size).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      await read.close();
+      expect(e).toBeInstanceOf(PmError);
+      expect((e as PmError).code).toBe(PM_ERR_LOGREC);
+      expect((e as PmError).describe()).toMatch(new RegExp(`^${damaged.replace(/[.]/g, '\\.')} \\(zstd: frame at 0: zstd: .+\\): Corrupted record in a PCP archive log$`));
+    });
+  });
 
   const VALUES: ReadonlyArray<readonly [base: string, interval: string, metrics: readonly string[]]> = [
     ['20180102', '97sec', ['kernel.all.cpu.user', 'disk.dev.read_bytes', 'kernel.all.load']],

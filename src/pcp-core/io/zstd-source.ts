@@ -12,11 +12,15 @@ import type { ByteSource } from './byte-source';
 import type { ZstdFrame } from './zstd-layout';
 import { readZstdLayout, zstdCorrupt } from './zstd-layout';
 import { decodeZstdFrame, decodeZstdPrefix } from './zstd-frame';
+import { dropZstdFrameDecoder, zstdFrameDecoder, ZstdDecoderUnavailable } from './zstd-decoder';
 import { ByteCache, cacheOwner } from './byte-cache';
 import { checkRead } from './read-args';
 
 /** Decoded frames of every open ZstdSource share this budget. */
 export const zstdFrameCache = new ByteCache(256 * 1024 * 1024);
+
+/** readAhead decodes only frames of at most this fraction of the cache's budget. */
+const READ_AHEAD_SHARE = 4;
 
 /** How much of a frame a first read near its start decodes at least: a label and then some. */
 const PREFIX_BYTES = 64 * 1024;
@@ -46,6 +50,9 @@ export class ZstdSource implements ByteSource {
 
   /** Finds the frames of the .zst file `compressed` (which the source then owns). */
   static async open(compressed: ByteSource, cache = zstdFrameCache): Promise<ZstdSource> {
+    // An off-thread decoder asks for room to decode ahead in the shared cache.
+    const wanted = zstdFrameDecoder()?.cacheBytes ?? 0;
+    if (cache === zstdFrameCache && wanted > cache.budgetBytes) cache.resize(wanted);
     const { frames } = await readZstdLayout(compressed);
     const placed: PlacedFrame[] = [];
     const learned = new Map<number, Uint8Array>();
@@ -135,6 +142,23 @@ export class ZstdSource implements ByteSource {
     return out;
   }
 
+  /** Decodes the frames of [offset, offset+length) now when that happens off this thread. */
+  async readAhead(offset: number, length: number): Promise<void> {
+    const end = Math.min(offset + length, this.size);
+    if (this.closed || offset >= end || !zstdFrameDecoder()) return;
+    const decodes: Promise<unknown>[] = [];
+    for (let i = this.frameAt(offset); i <= this.frameAt(end - 1); i++) {
+      const size = this.placed[i].uncompressedSize;
+      // Frames decoded ahead share the cache with what is being read: only frames small
+      // enough for it to hold a few at once.
+      if (size * READ_AHEAD_SHARE > this.cache.budgetBytes) continue;
+      // A failure is not lost: the frame stays undecoded, and the read that needs it decodes
+      // it again and reports the error.
+      decodes.push(this.decoded(i, size).catch(() => undefined));
+    }
+    await Promise.all(decodes);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -157,5 +181,21 @@ async function decodeStored(compressed: ByteSource, frame: ZstdFrame, prefix?: {
     // A prefix that came out whole is decoded again whole, to be checked.
     if (bytes.length < prefix.size) return bytes;
   }
-  return decodeZstdFrame(compressed.name, frame, stored);
+  return (await decodeOffThread(compressed.name, frame, stored)) ?? decodeZstdFrame(compressed.name, frame, stored);
+}
+
+/**
+ * The whole frame, decoded by the registered off-thread decoder (zstd-decoder.ts); undefined
+ * when there is none (or it has just proved unavailable here), so fzstd decodes it instead.
+ */
+async function decodeOffThread(name: string, frame: ZstdFrame, stored: Uint8Array): Promise<Uint8Array | undefined> {
+  const decoder = zstdFrameDecoder();
+  if (!decoder) return undefined;
+  try {
+    return await decoder.decode(stored, frame.contentSize);
+  } catch (e) {
+    if (!(e instanceof ZstdDecoderUnavailable)) throw zstdCorrupt(name, `frame at ${frame.offset}: ${e instanceof Error ? e.message : String(e)}`);
+    dropZstdFrameDecoder(decoder);
+    return undefined;
+  }
 }
