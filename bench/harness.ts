@@ -17,6 +17,12 @@ export interface Benchmark {
   readonly pmdash: CommandSpec;
   /** Timed runs per side (default 5). */
   readonly runs?: number;
+  /**
+   * Also time Node's own start (`node -e 0`, interleaved with both sides): pmdash's time above
+   * it is what pmdash itself spends (module loading included), the part no Node program avoids
+   * left out. For the rows where start-up dominates (small archives, --version).
+   */
+  readonly nodeBaseline?: boolean;
 }
 
 export interface BenchResult {
@@ -26,6 +32,8 @@ export interface BenchResult {
   readonly pmdashMs: number;
   /** pmdash time / native time: below 1 means pmdash is faster. */
   readonly ratio: number;
+  /** `node -e 0`, when the benchmark asks for it. */
+  readonly nodeMs?: number;
 }
 
 function timeOnce(spec: CommandSpec): number {
@@ -43,20 +51,42 @@ function median(xs: number[]): number {
   return s.length % 2 ? (s[mid]) : ((s[mid - 1]) + (s[mid])) / 2;
 }
 
+/** Node starting and doing nothing: the floor under every pmdash command. */
+const NODE_START: CommandSpec = { cmd: process.execPath, args: ['-e', '0'] };
+
 export function runBenchmark(b: Benchmark): BenchResult {
   const runs = b.runs ?? 5;
   timeOnce(b.native);
   timeOnce(b.pmdash);
+  if (b.nodeBaseline) timeOnce(NODE_START);
   const native: number[] = [];
   const ours: number[] = [];
-  // Interleave the two sides so drift in machine load affects both alike.
+  const node: number[] = [];
+  // Interleave the sides so drift in machine load affects all alike.
   for (let i = 0; i < runs; i++) {
     native.push(timeOnce(b.native));
     ours.push(timeOnce(b.pmdash));
+    if (b.nodeBaseline) node.push(timeOnce(NODE_START));
   }
   const nativeMs = median(native);
   const pmdashMs = median(ours);
-  return { name: b.name, work: b.work, nativeMs, pmdashMs, ratio: pmdashMs / nativeMs };
+  const nodeMs = b.nodeBaseline ? median(node) : undefined;
+  return { name: b.name, work: b.work, nativeMs, pmdashMs, ratio: pmdashMs / nativeMs, ...(nodeMs === undefined ? {} : { nodeMs }) };
+}
+
+/** The start-up lines: each row timed with Node's own start, whole and with that start taken off. */
+function startupLines(results: readonly (BenchResult | MeasuredResult)[]): string[] {
+  const timed = results.filter((r): r is BenchResult => 'nodeMs' in r && r.nodeMs !== undefined);
+  if (timed.length === 0) return [];
+  return [
+    '',
+    'start-up (pmdash − node -e 0 = what pmdash itself spends, against the native tool):',
+    ...timed.map((r) => {
+      const node = r.nodeMs ?? 0;
+      const above = r.pmdashMs - node;
+      return `  ${r.name}: pmdash ${r.pmdashMs.toFixed(1)} ms = node -e 0 ${node.toFixed(1)} ms + ${above.toFixed(1)} ms; native ${r.nativeMs.toFixed(1)} ms; whole ${r.ratio.toFixed(2)}x, without Node's start ${(above / r.nativeMs).toFixed(2)}x`;
+    }),
+  ];
 }
 
 /**
@@ -91,5 +121,5 @@ export function formatResults(results: readonly (BenchResult | MeasuredResult)[]
     if (num === undefined || den === undefined) return [];
     return [`${c.label}: pmdash ${c.numerator} / ${c.denominator} = ${num.pmdashMs.toFixed(1)} / ${den.pmdashMs.toFixed(1)} ms = ${(num.pmdashMs / den.pmdashMs).toFixed(2)}x`];
   });
-  return [line(header), ...rows.map(line), ...(compared.length > 0 ? ['', ...compared] : []), '', ...results.map((r) => `${r.name}: ${r.work}`)].join('\n');
+  return [line(header), ...rows.map(line), ...(compared.length > 0 ? ['', ...compared] : []), ...startupLines(results), '', ...results.map((r) => `${r.name}: ${r.work}`)].join('\n');
 }

@@ -32,7 +32,9 @@ apt_install() {
 
 # xz-utils: the CLI decodes .xz volumes with the system's xz (src/node/xz-process.ts).
 # curl: the check of pmproxy's /series below.
-need=$(missing chromium xz-utils curl)
+# zstd (zstd, pzstd): the CLI decodes .zst frames with it (src/node/xz-process.ts), and the
+# .zst conformance tests recompress QA archives with it.
+need=$(missing chromium xz-utils curl zstd)
 if [ -n "$need" ]; then
   echo "setup: installing $need"
   apt_install $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null

@@ -1,6 +1,7 @@
 // `pmdash` CLI entry: dispatches to a subcommand. Built by scripts/build-node.mjs into
-// dist/node/cli.js, which bin/pmdash.js loads.
-import { formatOptions, UsageError } from './args';
+// dist/node/cli.js, which bin/pmdash.js loads. Nothing here is imported statically but the
+// version: start-up time is every command's, so `--version` loads this file alone and a
+// command loads what it needs (bench/run.ts measures the start-up above Node's own).
 import type { Command, CommandIo } from './command';
 import { version } from '../../package.json';
 
@@ -35,11 +36,16 @@ function usage(commands: readonly Command[]): string {
   ].join('\n');
 }
 
-export function commandHelp(c: Command): string {
+export async function commandHelp(c: Command): Promise<string> {
+  const { formatOptions } = await import('./args');
   return [`Usage: pmdash ${c.name} ${c.usage}`, ``, c.summary, ``, `Options:`, formatOptions(c.options)].join('\n');
 }
 
-export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
+/**
+ * Runs the command `argv` names. `prepare`, if given, runs once a command is chosen (not for
+ * --help or --version), while its module loads: set-up only commands need.
+ */
+export async function main(argv: readonly string[], io: CommandIo, prepare?: () => Promise<void>): Promise<number> {
   const [first, ...rest] = argv;
   const allCommands = (): Promise<Command[]> => Promise.all(commandLoaders.map(([, load]) => load()));
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
@@ -55,14 +61,16 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     io.stderr(`pmdash: unknown command '${first}'\n${usage(await allCommands())}\n`);
     return 1;
   }
-  const command = await loader[1]();
   if (rest.includes('--help')) {
-    io.stdout(commandHelp(command) + '\n');
+    io.stdout((await commandHelp(await loader[1]())) + '\n');
     return 0;
   }
+  const [command] = await Promise.all([loader[1](), prepare?.()]);
   try {
     return await command.run(rest, io);
   } catch (e) {
+    // The command has loaded the argument parser, so this costs nothing.
+    const { UsageError } = await import('./args');
     if (e instanceof UsageError) {
       io.stderr(`pmdash ${command.name}: ${e.message}\nUsage: pmdash ${command.name} ${command.usage}\n`);
       return 1;

@@ -1,10 +1,8 @@
 // Process glue for the CLI bundle: real stdout/stderr, .xz volumes decoded by the system's xz
 // when it has one, and a last-resort report for an error nothing else handled (one line
-// naming it, never a silent exit).
+// naming it, never a silent exit). Modules load when needed (main.ts says why).
 import { once } from 'node:events';
 import { main } from './main';
-import { isPmError } from '../pcp-core/errors';
-import { useSystemXz } from '../node/xz-process';
 
 export async function runCli(argv: readonly string[]): Promise<number> {
   const io = {
@@ -20,10 +18,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     process.stderr.write(`pmdash: stdout: ${e.message}\n`);
     process.exit(1);
   });
-  useSystemXz((text) => io.stderr(`pmdash: Warning: ${text}\n`));
+  const useSystemXz = async (): Promise<void> => {
+    (await import('../node/xz-process')).useSystemXz((text) => io.stderr(`pmdash: Warning: ${text}\n`));
+  };
   try {
-    return await main(argv, io);
+    return await main(argv, io, useSystemXz);
   } catch (e) {
+    const { isPmError } = await import('../pcp-core/errors');
     const text = isPmError(e) ? e.describe() : e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     io.stderr(`pmdash: ${text}\n`);
     return 1;

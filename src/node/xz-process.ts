@@ -11,11 +11,15 @@ import { mkdtemp, open, rm, stat, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { join } from 'node:path';
-import { setXzStreamDecoder, XzDecoderUnavailable, type XzStreamDecoder } from '../pcp-core/io/xz-block';
-import { xzBlockCache } from '../pcp-core/io/xz-source';
+// The registrations alone: the decoders load only when an .xz or .zst file is opened.
+import { setXzStreamDecoder, XzDecoderUnavailable, type XzStreamDecoder } from '../pcp-core/io/xz-decoder';
+import { setZstdFrameDecoder, ZstdDecoderUnavailable, type ZstdFrameDecoder } from '../pcp-core/io/zstd-decoder';
 
-/** No such program: the system has no xz. */
-class ProgramMissing extends XzDecoderUnavailable {}
+/** The program cannot decode here at all (not the data's fault). */
+class Unavailable extends Error {}
+
+/** No such program: the system has no xz (or zstd). */
+class ProgramMissing extends Unavailable {}
 
 /** Where scratch files go by default: shared memory when the system has it. */
 async function defaultScratchDir(): Promise<string> {
@@ -37,10 +41,17 @@ async function scratchFile(parent: string): Promise<FileHandle> {
   }
 }
 
+/** The decompressing programs run here, with their arguments to decode stdin to stdout. */
+const DECODE_ARGS = {
+  xz: ['--decompress', '--stdout', '--single-stream', '--quiet'],
+  zstd: ['--decompress', '--stdout', '--quiet'],
+} as const;
+type DecoderKind = keyof typeof DECODE_ARGS;
+
 /** Runs `program` with `input` on stdin and stdout into `out`; resolves when it ends well. */
-function runXz(program: string, input: Uint8Array, out: FileHandle): Promise<void> {
+function runDecoder(kind: DecoderKind, program: string, input: Uint8Array, out: FileHandle): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(program, ['--decompress', '--stdout', '--single-stream', '--quiet'], { stdio: ['pipe', out.fd, 'pipe'] });
+    const child = spawn(program, DECODE_ARGS[kind], { stdio: ['pipe', out.fd, 'pipe'] });
     // Both are pipes, as asked for in `stdio`.
     const stdin = child.stdin as Writable;
     const errors = child.stderr as Readable;
@@ -57,8 +68,10 @@ function runXz(program: string, input: Uint8Array, out: FileHandle): Promise<voi
       const message = stderr.trim();
       if (code === 0) resolve();
       // Writing the output failed (a full scratch file system): the data is not at fault.
-      else if (message.includes('(stdout)')) reject(new XzDecoderUnavailable(message));
-      else reject(new Error(message.replace(/^[^:]*: \(stdin\): /, 'xz: ') || `${program} ended with ${signal ?? `status ${code}`}`));
+      // Otherwise the message names the data as xz (`xz: (stdin): ...`) or zstd
+      // (`/*stdin*\ : ...`) do; it becomes `xz: ...` or `zstd: ...`.
+      else if (message.includes('(stdout)') || message.includes('/*stdout*\\')) reject(new Unavailable(message));
+      else reject(new Error(message.replace(/^(?:[^:]*: )?(?:\(stdin\)|\/\*stdin\*\\) ?: /, `${kind}: `) || `${program} ended with ${signal ?? `status ${code}`}`));
     });
     stdin.end(input);
   });
@@ -90,7 +103,7 @@ async function readWhole(file: FileHandle, size: number): Promise<Uint8Array<Arr
 }
 
 export interface XzProcessOptions {
-  /** The program (default: `xz` on PATH). */
+  /** The program (default: `xz`, or `zstd`, on PATH). */
   readonly program?: string;
   /** Where scratch files go (default: /dev/shm where it exists, else the temporary directory). */
   readonly scratchDir?: string;
@@ -98,45 +111,72 @@ export interface XzProcessOptions {
   readonly warn?: (text: string) => void;
 }
 
-/** Decodes one framed single-block stream with the system's `xz`. */
-export function xzProcessDecoder(options: XzProcessOptions = {}): XzStreamDecoder {
-  const program = options.program ?? 'xz';
+/**
+ * Decodes with the system's `kind` program: the whole output, of exactly `size` bytes where
+ * that is known. Rejects with Unavailable when the program cannot run here.
+ */
+function processDecoder(kind: DecoderKind, fallback: string, options: XzProcessOptions): (input: Uint8Array, size: number | undefined) => Promise<Uint8Array<ArrayBuffer>> {
+  const program = options.program ?? kind;
   let scratch: Promise<string> | undefined;
   let warned = false;
-  const unavailable = (e: unknown): XzDecoderUnavailable => {
+  const unavailable = (e: unknown): Unavailable => {
     const reason = e instanceof Error ? e.message : String(e);
     // Decodes under way when it happens all fail alike: one warning says it.
-    if (!warned) options.warn?.(`${reason}; decoding .xz in WebAssembly instead`);
+    if (!warned) options.warn?.(`${reason}; decoding ${fallback} instead`);
     warned = true;
-    return new XzDecoderUnavailable(reason);
+    return new Unavailable(reason);
   };
-  return {
-    async decode(framed, size) {
-      scratch ??= options.scratchDir !== undefined ? Promise.resolve(options.scratchDir) : defaultScratchDir();
-      const file = await scratch.then(scratchFile).catch((e: unknown) => {
-        throw unavailable(e);
+  return async (input, size) => {
+    scratch ??= options.scratchDir !== undefined ? Promise.resolve(options.scratchDir) : defaultScratchDir();
+    const file = await scratch.then(scratchFile).catch((e: unknown) => {
+      throw unavailable(e);
+    });
+    try {
+      await runDecoder(kind, program, input, file).catch((e: unknown) => {
+        // A missing program is expected (the package is optional): quietly the fallback.
+        throw e instanceof Unavailable && !(e instanceof ProgramMissing) ? unavailable(e) : e;
       });
-      try {
-        await runXz(program, framed, file).catch((e: unknown) => {
-          // A missing program is expected (xz-utils is optional): quietly WebAssembly.
-          throw e instanceof XzDecoderUnavailable && !(e instanceof ProgramMissing) ? unavailable(e) : e;
-        });
-        const written = (await file.stat()).size;
-        if (written !== size) throw new Error(written > size ? 'more data than its index says' : `decoded ${written} bytes, the index says ${size}`);
-        return await readWhole(file, size);
-      } finally {
-        await file.close();
+      const written = (await file.stat()).size;
+      if (size !== undefined && written !== size) {
+        throw new Error(written > size ? `more data than ${kind === 'xz' ? 'its index' : 'its frame header'} says` : `decoded ${written} bytes, ${kind === 'xz' ? 'the index' : 'the frame header'} says ${size}`);
       }
-    },
+      return await readWhole(file, written);
+    } finally {
+      await file.close();
+    }
   };
 }
 
-/** Decoded blocks the command line keeps: the volume being read, two decoded ahead of it and
- *  the last (read first, for the archive's end), at pmlogger's 100 MB per volume. */
+/** `decode` with the decoder's own unavailability error. */
+function mapUnavailable<A extends unknown[], R>(decode: (...a: A) => Promise<R>, make: (m: string) => Error): (...a: A) => Promise<R> {
+  return (...a) =>
+    decode(...a).catch((e: unknown) => {
+      throw e instanceof Unavailable ? make(e.message) : e;
+    });
+}
+
+/** Decodes one framed single-block stream with the system's `xz`. */
+export function xzProcessDecoder(options: XzProcessOptions = {}): XzStreamDecoder {
+  const decode = mapUnavailable(processDecoder('xz', '.xz in WebAssembly', options), (m) => new XzDecoderUnavailable(m));
+  return { decode: (framed, size) => decode(framed, size) };
+}
+
+/** Decodes one whole zstd frame with the system's `zstd` (which checks its checksum). */
+export function zstdProcessDecoder(options: XzProcessOptions = {}): ZstdFrameDecoder {
+  const decode = mapUnavailable(processDecoder('zstd', '.zst in JavaScript', options), (m) => new ZstdDecoderUnavailable(m));
+  return { decode: (stored, size) => decode(stored, size) };
+}
+
+/** Decoded blocks (and, apart, zstd frames) the command line keeps: the volume being read,
+ *  two decoded ahead of it and the last (read first, for the archive's end), at pmlogger's
+ *  100 MB per volume. */
 const CLI_XZ_CACHE_BYTES = 512 * 1024 * 1024;
 
-/** Makes pcp-core decode whole .xz blocks with the system's `xz`, with room to read ahead. */
+/**
+ * Makes pcp-core decode whole .xz blocks with the system's `xz`, with room to read ahead, and
+ * whole .zst frames with the system's `zstd`.
+ */
 export function useSystemXz(warn: (text: string) => void): void {
-  setXzStreamDecoder(xzProcessDecoder({ warn }));
-  xzBlockCache.resize(Math.max(xzBlockCache.budgetBytes, CLI_XZ_CACHE_BYTES));
+  setXzStreamDecoder({ ...xzProcessDecoder({ warn }), cacheBytes: CLI_XZ_CACHE_BYTES });
+  setZstdFrameDecoder({ ...zstdProcessDecoder({ warn }), cacheBytes: CLI_XZ_CACHE_BYTES });
 }

@@ -11,13 +11,15 @@ describe('archive file names', () => {
     ['B.index.Z', 'B', 'index', -1, '.Z'],
     ['B.01.z', 'B', 'volume', 1, '.z'],
     ['B.0.bz', 'B', 'volume', 0, '.bz'],
+    ['B.0.zst', 'B', 'volume', 0, '.zst'],
+    ['B.meta.zst', 'B', 'meta', -1, '.zst'],
   ])('%s is %s %s', (name, base, kind, volume, suffix) => {
     const parsed = parseArchiveFileName(name);
     expect(parsed).toMatchObject({ base, kind, volume });
     expect(parsed?.compression?.suffix).toBe(suffix);
   });
 
-  it.each(['B', 'B.xz', 'B.0.zst', 'B.meta.XZ', 'B.', 'B.+1', 'B. 1', 'B.-1', 'B.1x', 'B.99999999999', 'B.0.xz.xz'])(
+  it.each(['B', 'B.xz', 'B.zst', 'B.0.ZST', 'B.0.zstd', 'B.meta.XZ', 'B.', 'B.+1', 'B. 1', 'B.-1', 'B.1x', 'B.99999999999', 'B.0.xz.xz'])(
     '%j is not an archive file',
     (name) => expect(archiveBaseName(name)).toBeNull(),
   );

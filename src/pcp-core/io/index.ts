@@ -16,4 +16,5 @@ export { COMPRESSION_SUFFIXES, compressionOf, type CompressionSuffix, type Decom
 export { openStored, decompress } from './open-stored';
 export { XzSource, xzBlockCache } from './xz-source';
 export { setXzStreamDecoder, xzDecodesOffThread, XzDecoderUnavailable, type XzStreamDecoder } from './xz-block';
+export { ZstdSource, zstdFrameCache } from './zstd-source';
 export { ByteCache } from './byte-cache';

@@ -10,17 +10,18 @@
 //   .lzma          `xz -dc`: xz data (any number of streams) or the lzma-alone container.
 //   .bz2 .bz       `bzip2 -dc`, whole file.
 //   .gz .Z .z      `gzip -dc`, whole file.
+//   .zst           frame by frame (zstd-source.ts); libpcp 6.3.2+ runs `zstd -dcq`.
 //
 // Whole-file formats are decompressed once, at open (the size must be known), and held in
 // memory until the source is closed, as libpcp holds them in a temporary file.
+//
+// Each decoder loads when a file needs it: most archives need none, and what loads costs
+// every command's start-up time.
 import type { ByteSource } from './byte-source';
 import type { FileSet } from './file-set';
 import { compressionOf, type CompressionSuffix } from './compression';
 import { posixBasename } from './posix-path';
 import { MemorySource } from './memory-source';
-import { XzSource } from './xz-source';
-import { XZ_MAGIC } from './xz-layout';
-import { decodeBzip2 } from './bzip2-decode';
 import { PM_ERR_LOGREC, PmError } from '../errors';
 
 /** Opens `path` of `fs`, decompressing by its suffix. */
@@ -39,28 +40,31 @@ export async function openStored(fs: FileSet, path: string): Promise<ByteSource>
 /** The uncompressed view of `stored`, compressed as `compression` says. */
 export async function decompress(stored: ByteSource, compression: CompressionSuffix): Promise<ByteSource> {
   const name = stored.name;
-  const head = await stored.read(0, XZ_MAGIC.length);
-  const isXz = head.length === XZ_MAGIC.length && XZ_MAGIC.every((b, i) => head[i] === b);
-  if (compression.suffix === '.xz') {
-    const source = await XzSource.open(stored);
-    if (source.streamCount > 1 || source.streamPadding > 0) {
-      const what = source.streamCount > 1 ? `${source.streamCount} streams` : 'stream padding';
-      throw new PmError(PM_ERR_LOGREC, undefined, `${name} (xz: ${what}, which libpcp 6.0.3 cannot read)`);
+  if (compression.decompressor === 'zstd') return (await import('./zstd-source')).ZstdSource.open(stored);
+  if (compression.decompressor === 'xz') {
+    const { XzSource } = await import('./xz-source');
+    if (compression.suffix === '.xz') {
+      const source = await XzSource.open(stored);
+      if (source.streamCount > 1 || source.streamPadding > 0) {
+        const what = source.streamCount > 1 ? `${source.streamCount} streams` : 'stream padding';
+        throw new PmError(PM_ERR_LOGREC, undefined, `${name} (xz: ${what}, which libpcp 6.0.3 cannot read)`);
+      }
+      return source;
     }
-    return source;
+    // `xz -dc` of a `.lzma` file: the xz container (any number of streams) or lzma-alone.
+    const { XZ_MAGIC } = await import('./xz-layout');
+    const head = await stored.read(0, XZ_MAGIC.length);
+    if (head.length === XZ_MAGIC.length && XZ_MAGIC.every((b, i) => head[i] === b)) return XzSource.open(stored);
   }
-  if (compression.decompressor === 'xz' && isXz) return XzSource.open(stored);
   const data = await stored.read(0, stored.size);
   if (data.length !== stored.size) throw new PmError(PM_ERR_LOGREC, undefined, `${name} (read ${data.length} of ${stored.size} bytes)`);
   let bytes: Uint8Array;
   switch (compression.decompressor) {
     case 'xz':
-      // The whole-file decoders load on demand: most archives never need them, and
-      // loading them costs every command's startup time.
       bytes = (await import('./lzma-decode')).decodeLzmaAlone(name, data);
       break;
     case 'bzip2':
-      bytes = await decodeBzip2(name, data);
+      bytes = await (await import('./bzip2-decode')).decodeBzip2(name, data);
       break;
     case 'gzip':
       bytes = (await import('./gzip-decode')).decodeGzip(name, data);

@@ -13,6 +13,8 @@ import type { ByteSource } from './byte-source';
 import type { XzBlock } from './xz-layout';
 import { XZ_MAGIC, pad4, xzCheckSize } from './xz-layout';
 import { crc32 } from './crc32';
+import { dropXzStreamDecoder, xzStreamDecoder, XzDecoderUnavailable } from './xz-decoder';
+export { setXzStreamDecoder, xzDecodesOffThread, XzDecoderUnavailable, type XzStreamDecoder } from './xz-decoder';
 import { PM_ERR_LOGREC, PM_ERR_NYI, PmError } from '../errors';
 
 type XzModule = typeof XzDecompress;
@@ -72,32 +74,6 @@ function loadXzWasm(): Promise<XzWasm | undefined> {
     return ok ? (e as XzWasm) : undefined;
   });
   return xzWasm;
-}
-
-/**
- * A decoder of whole one-block .xz streams that runs off the calling thread, which a host may
- * register (the Node CLI uses the system's `xz`, about 3x faster than the WebAssembly decoder
- * and on another core). `framed` decodes to exactly `size` bytes; any failure rejects with an
- * Error whose message says why. Rejecting with `XzDecoderUnavailable` hands that block, and
- * every later one, back to the WebAssembly decoder.
- */
-export interface XzStreamDecoder {
-  decode(framed: Uint8Array, size: number): Promise<Uint8Array<ArrayBuffer>>;
-}
-
-/** Thrown by an XzStreamDecoder that cannot run here at all (e.g. no `xz` program). */
-export class XzDecoderUnavailable extends Error {}
-
-let streamDecoder: XzStreamDecoder | undefined;
-
-/** Registers the off-thread decoder for whole blocks (undefined: WebAssembly only). */
-export function setXzStreamDecoder(decoder: XzStreamDecoder | undefined): void {
-  streamDecoder = decoder;
-}
-
-/** Whether whole blocks decode off the calling thread, so decoding ahead costs it nothing. */
-export function xzDecodesOffThread(): boolean {
-  return streamDecoder !== undefined;
 }
 
 const XZ_OK = 0;
@@ -288,14 +264,14 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
  * (or it has just proved unavailable here), so the block is decoded on this thread instead.
  */
 async function decodeOffThread(name: string, block: XzBlock, framed: Uint8Array): Promise<Uint8Array<ArrayBuffer> | undefined> {
-  const decoder = streamDecoder;
+  const decoder = xzStreamDecoder();
   if (!decoder) return undefined;
   let bytes: Uint8Array<ArrayBuffer>;
   try {
     bytes = await decoder.decode(framed, block.uncompressedSize);
   } catch (e) {
     if (!(e instanceof XzDecoderUnavailable)) throw blockError(name, block, e instanceof Error ? e.message : String(e));
-    if (streamDecoder === decoder) streamDecoder = undefined;
+    dropXzStreamDecoder(decoder);
     return undefined;
   }
   if (bytes.length !== block.uncompressedSize) throw blockError(name, block, `decoded ${bytes.length} bytes, the index says ${block.uncompressedSize}`);

@@ -7,7 +7,8 @@
 import type { ByteSource } from './byte-source';
 import type { XzBlock, XzLayout } from './xz-layout';
 import { readXzLayout } from './xz-layout';
-import { decodeXzBlock, xzDecodesOffThread } from './xz-block';
+import { decodeXzBlock } from './xz-block';
+import { xzDecodesOffThread, xzStreamDecoder } from './xz-decoder';
 import { ByteCache, cacheOwner } from './byte-cache';
 import { checkRead } from './read-args';
 
@@ -40,6 +41,9 @@ export class XzSource implements ByteSource {
 
   /** Reads the index of the .xz file `compressed` (which the source then owns). */
   static async open(compressed: ByteSource, cache = xzBlockCache): Promise<XzSource> {
+    // An off-thread decoder asks for room to decode ahead in the shared cache.
+    const wanted = xzStreamDecoder()?.cacheBytes ?? 0;
+    if (cache === xzBlockCache && wanted > cache.budgetBytes) cache.resize(wanted);
     return new XzSource(compressed, await readXzLayout(compressed), cache);
   }
 

@@ -1,0 +1,42 @@
+// The off-thread decoder of whole .xz blocks a host may register (the Node CLI: the system's
+// `xz`, src/node/xz-process.ts), kept apart from the decoders themselves (xz-block.ts) so a
+// host registers it at start-up without loading them: archives with no .xz file never do.
+
+/**
+ * A decoder of whole one-block .xz streams that runs off the calling thread (the Node CLI
+ * uses the system's `xz`, about 3x faster than the WebAssembly decoder and on another core).
+ * `framed` decodes to exactly `size` bytes; any failure rejects with an Error whose message
+ * says why. Rejecting with `XzDecoderUnavailable` hands that block, and every later one, back
+ * to the WebAssembly decoder.
+ */
+export interface XzStreamDecoder {
+  decode(framed: Uint8Array, size: number): Promise<Uint8Array<ArrayBuffer>>;
+  /** Bytes of decoded blocks the shared cache should hold with this decoder: room to decode
+   *  ahead (XzSource.readAhead). */
+  readonly cacheBytes?: number;
+}
+
+/** Thrown by an XzStreamDecoder that cannot run here at all (e.g. no `xz` program). */
+export class XzDecoderUnavailable extends Error {}
+
+let streamDecoder: XzStreamDecoder | undefined;
+
+/** Registers the off-thread decoder for whole blocks (undefined: WebAssembly only). */
+export function setXzStreamDecoder(decoder: XzStreamDecoder | undefined): void {
+  streamDecoder = decoder;
+}
+
+/** The registered decoder, if any. */
+export function xzStreamDecoder(): XzStreamDecoder | undefined {
+  return streamDecoder;
+}
+
+/** Unregisters `decoder` (it proved unavailable), unless another has replaced it since. */
+export function dropXzStreamDecoder(decoder: XzStreamDecoder): void {
+  if (streamDecoder === decoder) streamDecoder = undefined;
+}
+
+/** Whether whole blocks decode off the calling thread, so decoding ahead costs it nothing. */
+export function xzDecodesOffThread(): boolean {
+  return streamDecoder !== undefined;
+}
