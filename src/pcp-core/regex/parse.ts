@@ -1,0 +1,526 @@
+// Regular-expression syntax to a tree, without recursion: POSIX extended regular expressions
+// as glibc's regcomp(REG_EXTENDED|REG_NOSUB) reads them in the C locale (libpcp's matchinst,
+// derive_parser.y.in), and the regular subset of PCRE2 that pmchart's QRegularExpression
+// reads in view files ('pcre'). The pattern is read as UTF-8 bytes, as glibc sees it in the
+// C locale: '.' and a bracket expression take one byte.
+//
+// ERE syntax quirks kept from glibc: repetition operators at the start of an expression or
+// after an anchor are errors, a lone ')' and '}' are ordinary characters, empty alternatives
+// and groups are allowed, '{m,n}' is checked as glibc's fetch_number does (RE_DUP_MAX 32767),
+// brackets take ']' first, ranges, [:class:], [=c=], [.c.]; GNU escapes \w \W \s \S \b \B
+// \< \> \` \' and back-references \1…\9 to closed groups. Refusals carry regerror's text.
+
+export const REG_BADPAT = 'Invalid regular expression';
+export const REG_BADRPT = 'Invalid preceding regular expression';
+export const REG_EPAREN = 'Unmatched ( or \\(';
+export const REG_EBRACE = 'Unmatched \\{';
+export const REG_BADBR = 'Invalid content of \\{\\}';
+export const REG_ESIZE = 'Regular expression too big';
+export const REG_EBRACK = 'Unmatched [, [^, [:, [., or [=';
+export const REG_ERANGE = 'Invalid range end';
+export const REG_ECTYPE = 'Invalid character class name';
+export const REG_ECOLLATE = 'Invalid collation character';
+export const REG_EESCAPE = 'Trailing backslash';
+export const REG_ESUBREG = 'Invalid back reference';
+export const REG_ESPACE = 'Memory exhausted';
+
+const RE_DUP_MAX = 0x7fff;
+
+export type Dialect = 'ere' | 'pcre';
+
+export type AssertKind = 'bol' | 'eol' | 'word-boundary' | 'not-word-boundary' | 'word-start' | 'word-end';
+
+/** A parsed expression. A set is 256 bits over bytes. */
+export type Node =
+  | { readonly t: 'set'; readonly bits: Uint32Array }
+  | { readonly t: 'seq'; readonly items: readonly Node[] }
+  | { readonly t: 'alt'; readonly items: readonly Node[] }
+  | { readonly t: 'group'; readonly index: number; readonly child: Node }
+  | { readonly t: 'rep'; readonly min: number; readonly max: number; readonly child: Node }
+  | { readonly t: 'assert'; readonly kind: AssertKind }
+  | { readonly t: 'backref'; readonly index: number };
+
+export interface Parsed {
+  readonly root: Node;
+  /** Groups some back-reference names: only those need capture positions when matching. */
+  readonly referenced: ReadonlySet<number>;
+}
+
+export class RegexSyntaxError extends Error {}
+
+type Range = readonly [lo: number, hi: number];
+const CLASSES: Readonly<Record<string, readonly Range[]>> = {
+  alpha: [[65, 90], [97, 122]],
+  upper: [[65, 90]],
+  lower: [[97, 122]],
+  digit: [[48, 57]],
+  xdigit: [[48, 57], [65, 70], [97, 102]],
+  alnum: [[48, 57], [65, 90], [97, 122]],
+  space: [[9, 13], [32, 32]],
+  blank: [[9, 9], [32, 32]],
+  print: [[32, 126]],
+  graph: [[33, 126]],
+  punct: [[33, 47], [58, 64], [91, 96], [123, 126]],
+  cntrl: [[0, 31], [127, 127]],
+};
+const WORD: readonly Range[] = [[48, 57], [65, 90], [95, 95], [97, 122]];
+const SPACE: readonly Range[] = [[9, 13], [32, 32]];
+const DIGIT: readonly Range[] = [[48, 57]];
+
+export function setOf(ranges: readonly Range[], negate = false): Uint32Array {
+  const bits = new Uint32Array(8);
+  for (const [lo, hi] of ranges) for (let c = lo; c <= hi; c++) bits[c >>> 5] |= 1 << (c & 31);
+  if (negate) for (let i = 0; i < 8; i++) bits[i] = ~bits[i];
+  return bits;
+}
+
+const byteSet = (c: number): Node => ({ t: 'set', bits: setOf([[c, c]]) });
+const ANY: Node = { t: 'set', bits: setOf([[0, 255]]) };
+const ANY_BUT_NEWLINE: Node = { t: 'set', bits: setOf([[10, 10]], true) };
+
+const ch = (s: string): number => s.charCodeAt(0);
+
+interface Frame {
+  readonly branches: Node[];
+  seq: Node[];
+  readonly group: number;
+}
+
+/** Parses a pattern, or throws RegexSyntaxError with the refusal text. */
+export function parseRegex(pattern: string, dialect: Dialect): Parsed {
+  return new Parser(new TextEncoder().encode(pattern), dialect).parse();
+}
+
+class Parser {
+  private pos = 0;
+  private groupsOpened = 0;
+  private readonly groupsClosed = new Set<number>();
+  private readonly referenced = new Set<number>();
+
+  constructor(
+    private readonly p: Uint8Array,
+    private readonly dialect: Dialect,
+  ) {}
+
+  private peek(offset = 0): number {
+    const i = this.pos + offset;
+    return i < this.p.length ? this.p[i] : -1;
+  }
+  private atEnd(): boolean {
+    return this.pos >= this.p.length;
+  }
+
+  parse(): Parsed {
+    const stack: Frame[] = [{ branches: [], seq: [], group: 0 }];
+    // Whether a repetition operator may follow: after an atom or another operator only.
+    let canRepeat = false;
+    const top = (): Frame => stack[stack.length - 1];
+    const pcre = this.dialect === 'pcre';
+    while (!this.atEnd()) {
+      const c = this.peek();
+      if (c === ch('|')) {
+        this.pos++;
+        top().branches.push(seqNode(top().seq));
+        top().seq = [];
+        canRepeat = false;
+        continue;
+      }
+      if (c === ch(')') && stack.length > 1) {
+        this.pos++;
+        const f = stack.pop() as Frame;
+        f.branches.push(seqNode(f.seq));
+        const inner = f.branches.length === 1 ? f.branches[0] : { t: 'alt' as const, items: f.branches };
+        if (f.group > 0) this.groupsClosed.add(f.group);
+        top().seq.push(f.group > 0 ? { t: 'group', index: f.group, child: inner } : inner);
+        canRepeat = true;
+        continue;
+      }
+      if (c === ch('*') || c === ch('+') || c === ch('?') || c === ch('{')) {
+        if (c === ch('{') && pcre && !this.pcreQuantifierAhead()) {
+          // PCRE: a '{' that does not start a quantifier is an ordinary character.
+          this.pos++;
+          top().seq.push(byteSet(c));
+          canRepeat = true;
+          continue;
+        }
+        if (!canRepeat) throw new RegexSyntaxError(pcre ? 'quantifier does not follow a repeatable item' : REG_BADRPT);
+        this.pos++;
+        const seq = top().seq;
+        const atom = seq.pop() as Node;
+        let min = 0;
+        let max = -1;
+        if (c === ch('+')) min = 1;
+        else if (c === ch('?')) max = 1;
+        else if (c === ch('{')) [min, max] = pcre ? this.pcreInterval() : this.interval();
+        seq.push({ t: 'rep', min, max, child: atom });
+        if (pcre) {
+          // A lazy '?' changes which match is found, not whether one is; possessive '+' would.
+          if (this.peek() === ch('?')) this.pos++;
+          else if (this.peek() === ch('+')) throw new RegexSyntaxError('possessive quantifiers are not supported');
+        }
+        continue;
+      }
+      if (c === ch('(')) {
+        this.pos++;
+        let group = 0;
+        if (pcre && this.peek() === ch('?')) {
+          if (this.peek(1) !== ch(':')) throw new RegexSyntaxError('only (?: groups are supported (no look-around, named groups or options)');
+          this.pos += 2;
+        } else group = ++this.groupsOpened;
+        stack.push({ branches: [], seq: [], group });
+        canRepeat = false;
+        continue;
+      }
+      const item = pcre ? this.pcreAtom() : this.ereAtom();
+      top().seq.push(item);
+      canRepeat = item.t !== 'assert';
+    }
+    if (stack.length > 1) throw new RegexSyntaxError(pcre ? 'missing closing parenthesis' : REG_EPAREN);
+    const f = stack[0];
+    f.branches.push(seqNode(f.seq));
+    const root = f.branches.length === 1 ? f.branches[0] : { t: 'alt' as const, items: f.branches };
+    return { root, referenced: this.referenced };
+  }
+
+  /** One atom or anchor of an ERE (not '(' ')' '|' or an operator). */
+  private ereAtom(): Node {
+    const c = this.p[this.pos++];
+    switch (c) {
+      case ch('^'):
+        return { t: 'assert', kind: 'bol' };
+      case ch('$'):
+        return { t: 'assert', kind: 'eol' };
+      case ch('['):
+        return this.bracket();
+      case ch('.'):
+        return ANY;
+      case ch('\\'):
+        return this.ereEscape();
+      default:
+        // Includes a ')' outside any group and '}': ordinary characters in ERE.
+        return byteSet(c);
+    }
+  }
+
+  private ereEscape(): Node {
+    if (this.atEnd()) throw new RegexSyntaxError(REG_EESCAPE);
+    const c = this.p[this.pos++];
+    const shared = this.classEscape(c);
+    if (shared !== undefined) return shared;
+    switch (c) {
+      case ch('<'):
+        return { t: 'assert', kind: 'word-start' };
+      case ch('>'):
+        return { t: 'assert', kind: 'word-end' };
+      case ch('`'):
+        return { t: 'assert', kind: 'bol' };
+      case ch("'"):
+        return { t: 'assert', kind: 'eol' };
+      default:
+        if (c >= ch('1') && c <= ch('9')) return this.backref(c - 48, REG_ESUBREG);
+        return byteSet(c);
+    }
+  }
+
+  /** Escapes both dialects share: \w \W \s \S \b \B. */
+  private classEscape(c: number): Node | undefined {
+    switch (c) {
+      case ch('w'):
+        return { t: 'set', bits: setOf(WORD) };
+      case ch('W'):
+        return { t: 'set', bits: setOf(WORD, true) };
+      case ch('s'):
+        return { t: 'set', bits: setOf(SPACE) };
+      case ch('S'):
+        return { t: 'set', bits: setOf(SPACE, true) };
+      case ch('b'):
+        return { t: 'assert', kind: 'word-boundary' };
+      case ch('B'):
+        return { t: 'assert', kind: 'not-word-boundary' };
+      default:
+        return undefined;
+    }
+  }
+
+  private backref(n: number, refusal: string): Node {
+    if (!this.groupsClosed.has(n)) throw new RegexSyntaxError(refusal);
+    this.referenced.add(n);
+    return { t: 'backref', index: n };
+  }
+
+  /** Reads a number of `{m,n}` as glibc's fetch_number: −1 none, −2 invalid or at the end. */
+  private fetchNumber(): { value: number; stop: number } {
+    let num = -1;
+    for (;;) {
+      if (this.atEnd()) return { value: -2, stop: -1 };
+      let c = this.p[this.pos++];
+      // An escaped character is one token: `\}` does not close, `\,` still separates, and
+      // `\1`…`\9` are back-references, not digits (glibc's fetch_number looks at the token).
+      let escaped = false;
+      if (c === ch('\\') && !this.atEnd()) {
+        c = this.p[this.pos++];
+        escaped = true;
+      }
+      if ((c === ch('}') && !escaped) || c === ch(',')) return { value: num, stop: c };
+      const d = c >= ch('0') && c <= ch('9') && !(escaped && c !== ch('0')) ? c - 48 : -1;
+      num = d < 0 || num === -2 ? -2 : num === -1 ? d : Math.min(RE_DUP_MAX + 1, num * 10 + d);
+    }
+  }
+
+  /** An ERE interval after its '{': [min, max], max −1 for none. */
+  private interval(): [number, number] {
+    const a = this.fetchNumber();
+    let start = a.value;
+    let end: number;
+    let stop = a.stop;
+    if (start === -1) {
+      if (a.stop === ch(',')) start = 0;
+      else throw new RegexSyntaxError(REG_BADBR);
+    }
+    if (start === -2) throw new RegexSyntaxError(this.atEnd() && stop === -1 ? REG_EBRACE : REG_BADBR);
+    if (a.stop === ch('}')) end = start;
+    else {
+      const b = this.fetchNumber();
+      end = b.value;
+      stop = b.stop;
+      if (end === -2) throw new RegexSyntaxError(stop === -1 ? REG_EBRACE : REG_BADBR);
+    }
+    if ((end !== -1 && start > end) || stop !== ch('}')) throw new RegexSyntaxError(REG_BADBR);
+    if ((end === -1 ? start : end) > RE_DUP_MAX) throw new RegexSyntaxError(REG_ESIZE);
+    return [start, end];
+  }
+
+  /** A bracket expression after its '[' (ERE, and PCRE's with its escapes). */
+  private bracket(): Node {
+    const pcre = this.dialect === 'pcre';
+    let negate = false;
+    if (this.peek() === ch('^')) {
+      negate = true;
+      this.pos++;
+    }
+    // glibc: a bracket that ends the pattern before its first element is a bad pattern.
+    if (this.atEnd()) throw new RegexSyntaxError(pcre ? 'missing terminating ] for character class' : REG_BADPAT);
+    const ranges: Range[] = [];
+    let first = true;
+    for (;;) {
+      if (this.atEnd()) throw new RegexSyntaxError(pcre ? 'missing terminating ] for character class' : REG_EBRACK);
+      if (this.peek() === ch(']') && !first) {
+        this.pos++;
+        break;
+      }
+      const start = this.bracketElement(first);
+      first = false;
+      let isRange = false;
+      if (start.kind === 'char' && this.peek() === ch('-')) {
+        if (this.pos + 1 >= this.p.length) throw new RegexSyntaxError(pcre ? 'missing terminating ] for character class' : REG_EBRACK);
+        isRange = this.peek(1) !== ch(']');
+      }
+      if (isRange) {
+        this.pos++;
+        const end = this.bracketElement(true);
+        if (pcre && end.kind !== 'char' && start.kind === 'char') {
+          // PCRE: 'a-\d' is 'a', '-' and the class.
+          ranges.push([start.code, start.code], [45, 45], ...end.ranges);
+          continue;
+        }
+        if (start.kind !== 'char' || end.kind !== 'char' || start.code > end.code) throw new RegexSyntaxError(pcre ? 'range out of order in character class' : REG_ERANGE);
+        ranges.push([start.code, end.code]);
+      } else {
+        ranges.push(...(start.kind === 'char' ? [[start.code, start.code] as const] : start.ranges));
+      }
+    }
+    return { t: 'set', bits: setOf(ranges, negate) };
+  }
+
+  private bracketElement(acceptHyphen: boolean): { kind: 'char'; code: number } | { kind: 'class'; ranges: readonly Range[] } {
+    if (this.atEnd()) throw new RegexSyntaxError(REG_EBRACK);
+    const pcre = this.dialect === 'pcre';
+    const c = this.peek();
+    const next = this.peek(1);
+    if (c === ch('[') && (next === ch(':') || next === ch('=') || next === ch('.'))) {
+      // [:class:], [=c=], [.c.]: names of up to 31 characters.
+      let close = -1;
+      for (let i = this.pos + 2; i + 1 < this.p.length; i++) {
+        if (this.p[i] === next && this.p[i + 1] === ch(']')) {
+          close = i;
+          break;
+        }
+      }
+      if (close < 0 || close - (this.pos + 2) >= 32) throw new RegexSyntaxError(REG_EBRACK);
+      const name = String.fromCharCode(...this.p.subarray(this.pos + 2, close));
+      this.pos = close + 2;
+      if (next === ch(':')) {
+        const ranges = Object.hasOwn(CLASSES, name) ? CLASSES[name] : undefined;
+        if (ranges === undefined) throw new RegexSyntaxError(pcre ? 'unknown POSIX class name' : REG_ECTYPE);
+        return { kind: 'class', ranges };
+      }
+      if (pcre) throw new RegexSyntaxError('POSIX collating elements are not supported');
+      if (name.length !== 1) throw new RegexSyntaxError(REG_ECOLLATE);
+      const code = name.charCodeAt(0);
+      // An equivalence class is a set in glibc: it cannot bound a range.
+      return next === ch('=') ? { kind: 'class', ranges: [[code, code]] } : { kind: 'char', code };
+    }
+    if (pcre && c === ch('\\')) {
+      this.pos++;
+      if (this.atEnd()) throw new RegexSyntaxError('\\ at end of pattern');
+      const e = this.p[this.pos++];
+      const cls = this.pcreClassRanges(e);
+      if (cls !== undefined) return { kind: 'class', ranges: cls };
+      return { kind: 'char', code: this.pcreLiteralEscape(e, true) };
+    }
+    if (!pcre && c === ch('-') && !acceptHyphen && next !== ch(']')) throw new RegexSyntaxError(REG_ERANGE);
+    this.pos++;
+    return { kind: 'char', code: c };
+  }
+
+  // PCRE2 (pmchart's QRegularExpression): the regular subset only, since the matcher is an
+  // automaton; back-references are kept, look-around and possessive quantifiers refused.
+
+  private pcreAtom(): Node {
+    const c = this.p[this.pos++];
+    switch (c) {
+      case ch('^'):
+        return { t: 'assert', kind: 'bol' };
+      case ch('$'):
+        return this.pcreDollar();
+      case ch('['):
+        return this.bracket();
+      case ch('.'):
+        return ANY_BUT_NEWLINE;
+      case ch(')'):
+        throw new RegexSyntaxError('unmatched closing parenthesis');
+      case ch('\\'): {
+        if (this.atEnd()) throw new RegexSyntaxError('\\ at end of pattern');
+        const e = this.p[this.pos++];
+        const shared = this.classEscape(e);
+        if (shared !== undefined) return shared;
+        const cls = this.pcreClassRanges(e);
+        if (cls !== undefined) return { t: 'set', bits: setOf(cls) };
+        if (e === ch('A')) return { t: 'assert', kind: 'bol' };
+        if (e === ch('z')) return { t: 'assert', kind: 'eol' };
+        if (e === ch('Z')) return this.pcreDollar();
+        if (e >= ch('1') && e <= ch('9')) return this.backref(e - 48, 'reference to non-existent subpattern');
+        return byteSet(this.pcreLiteralEscape(e, false));
+      }
+      default:
+        return byteSet(c);
+    }
+  }
+
+  /** PCRE's '$' and '\Z' also match before a final newline. Only a match's existence counts, so consuming that newline is the same. */
+  private pcreDollar(): Node {
+    return { t: 'alt', items: [{ t: 'assert', kind: 'eol' }, { t: 'seq', items: [byteSet(10), { t: 'assert', kind: 'eol' }] }] };
+  }
+
+  private pcreClassRanges(e: number): readonly Range[] | undefined {
+    switch (e) {
+      case ch('d'):
+        return DIGIT;
+      case ch('D'):
+        return invert(DIGIT);
+      case ch('w'):
+        return WORD;
+      case ch('W'):
+        return invert(WORD);
+      case ch('s'):
+        return SPACE;
+      case ch('S'):
+        return invert(SPACE);
+      default:
+        return undefined;
+    }
+  }
+
+  private pcreLiteralEscape(e: number, inBracket: boolean): number {
+    switch (e) {
+      case ch('t'):
+        return 9;
+      case ch('n'):
+        return 10;
+      case ch('r'):
+        return 13;
+      case ch('f'):
+        return 12;
+      case ch('v'):
+        return 11;
+      case ch('e'):
+        return 27;
+      case ch('a'):
+        return 7;
+      case ch('0'):
+        return 0;
+      case ch('b'):
+        if (inBracket) return 8;
+        break;
+      case ch('x'): {
+        let v = 0;
+        let n = 0;
+        while (n < 2 && isHex(this.peek())) {
+          v = v * 16 + parseInt(String.fromCharCode(this.p[this.pos++]), 16);
+          n++;
+        }
+        return v;
+      }
+      default:
+        break;
+    }
+    // Escaped punctuation is itself; an unknown letter escape is an error in PCRE2.
+    const isLetterOrDigit = (e >= ch('a') && e <= ch('z')) || (e >= ch('A') && e <= ch('Z')) || (e >= ch('0') && e <= ch('9'));
+    if (isLetterOrDigit) throw new RegexSyntaxError(`unsupported escape sequence \\${String.fromCharCode(e)}`);
+    return e;
+  }
+
+  /** Whether the text after '{' is a PCRE quantifier: {n}, {n,}, {n,m} (and {,m} in PCRE2 10.43). */
+  private pcreQuantifierAhead(): boolean {
+    let i = this.pos + 1;
+    const digits = (): number => {
+      const s = i;
+      while (i < this.p.length && this.p[i] >= ch('0') && this.p[i] <= ch('9')) i++;
+      return i - s;
+    };
+    const a = digits();
+    if (this.p[i] === ch('}')) return a > 0;
+    if (this.p[i] !== ch(',')) return false;
+    i++;
+    const b = digits();
+    return this.p[i] === ch('}') && a + b > 0;
+  }
+
+  private pcreInterval(): [number, number] {
+    const read = (): number => {
+      let v = -1;
+      while (this.peek() >= ch('0') && this.peek() <= ch('9')) v = Math.min(65536, (v < 0 ? 0 : v * 10) + this.p[this.pos++] - 48);
+      return v;
+    };
+    const a = read();
+    let b = a;
+    if (this.peek() === ch(',')) {
+      this.pos++;
+      b = read();
+    }
+    this.pos++; // '}'
+    const min = a < 0 ? 0 : a;
+    if (min > 65535 || b > 65535) throw new RegexSyntaxError('number too big in {} quantifier');
+    if (b >= 0 && b < min) throw new RegexSyntaxError('numbers out of order in {} quantifier');
+    return [min, b];
+  }
+}
+
+function invert(ranges: readonly Range[]): readonly Range[] {
+  const out: Range[] = [];
+  let lo = 0;
+  for (const [a, b] of [...ranges].sort((x, y) => x[0] - y[0])) {
+    if (a > lo) out.push([lo, a - 1]);
+    lo = b + 1;
+  }
+  if (lo <= 255) out.push([lo, 255]);
+  return out;
+}
+
+function isHex(c: number): boolean {
+  return (c >= ch('0') && c <= ch('9')) || (c >= ch('a') && c <= ch('f')) || (c >= ch('A') && c <= ch('F'));
+}
+
+function seqNode(items: Node[]): Node {
+  return items.length === 1 ? items[0] : { t: 'seq', items };
+}
