@@ -71,6 +71,8 @@ class Nfa {
   n = 0;
   readonly sets: Uint32Array[] = [];
   private readonly setIds = new Map<string, number>();
+  /** The same parsed set compiled again (a repetition's copies) is found by identity. */
+  private readonly setObjects = new Map<Uint32Array, number>();
 
   add(kind: number, out1: number, out2 = -1, arg = 0): number {
     if (this.n >= MAX_NFA_STATES) throw new RegexSyntaxError(REG_ESPACE);
@@ -94,13 +96,16 @@ class Nfa {
   }
 
   setId(bits: Uint32Array): number {
+    let id = this.setObjects.get(bits);
+    if (id !== undefined) return id;
     const key = bits.join(',');
-    let id = this.setIds.get(key);
+    id = this.setIds.get(key);
     if (id === undefined) {
       id = this.sets.length;
       this.sets.push(bits);
       this.setIds.set(key, id);
     }
+    this.setObjects.set(bits, id);
     return id;
   }
 }
@@ -226,19 +231,53 @@ export class Automaton {
   private readonly start: number;
   private readonly captures: number;
   private states: DState[] = [];
-  private index = new Map<string, number>();
+  /** DFA states by a hash of (prev, set); equal hashes are told apart by comparing sets. */
+  private index = new Map<number, number[]>();
   private entries = 0;
   private readonly mark: Int32Array;
   private stamp = 0;
   private readonly work: Int32Array;
 
+  /** A pattern that is one literal byte string is found by a substring search. */
+  private readonly literal: string | undefined;
+
   constructor(parsed: Parsed) {
+    this.literal = literalOf(parsed.root);
     const c = compile(parsed);
     this.nfa = c.nfa;
     this.start = c.start;
     this.captures = c.slots.size;
     this.mark = new Int32Array(this.nfa.n);
     this.work = new Int32Array(this.nfa.n);
+    this.minLength = this.shortestMatch();
+  }
+
+  /** Fewest bytes any match consumes (a back-reference counted as none): shorter subjects cannot match. */
+  readonly minLength: number;
+
+  /** 0-1 breadth-first search from the start: a BYTE state costs one, everything else none. */
+  private shortestMatch(): number {
+    const { kind, out1, out2 } = this.nfa;
+    const dist = new Int32Array(this.nfa.n).fill(-1);
+    let current = [this.start];
+    let level = 0;
+    while (current.length > 0) {
+      const next: number[] = [];
+      for (let i = 0; i < current.length; i++) {
+        const s = current[i];
+        if (s < 0 || dist[s] >= 0) continue;
+        dist[s] = level;
+        if (kind[s] === K_MATCH) return level;
+        if (kind[s] === K_BYTE) next.push(out1[s]);
+        else {
+          current.push(out1[s]);
+          if (kind[s] === K_SPLIT) current.push(out2[s]);
+        }
+      }
+      current = next;
+      level++;
+    }
+    return Number.MAX_SAFE_INTEGER;
   }
 
   /** NFA states, for benchmarks and tests. */
@@ -248,6 +287,8 @@ export class Automaton {
 
   test(subject: string): boolean {
     const bytes = toBytes(subject);
+    if (bytes.length < this.minLength) return false;
+    if (this.literal !== undefined) return latin1(bytes).includes(this.literal);
     return this.captures > 0 ? this.searchWithBackrefs(bytes) : this.runDfa(bytes);
   }
 
@@ -333,7 +374,7 @@ export class Automaton {
     if (this.states.length >= MAX_DFA_STATES || this.entries + set.length > MAX_DFA_ENTRIES) {
       // Drop the cache; the caller continues from the state made here.
       this.states = [];
-      this.index = new Map();
+      this.index = new Map<number, number[]>();
       this.entries = 0;
       return this.dstate(set, WORD_BYTE[b]);
     }
@@ -343,14 +384,21 @@ export class Automaton {
   }
 
   private dstate(set: Int32Array, prev: number): number {
-    const key = `${prev}:${set.join(',')}`;
-    let id = this.index.get(key);
-    if (id === undefined) {
-      id = this.states.length;
-      this.states.push({ set, prev, trans: new Int32Array(256).fill(-1), eol: -1 });
-      this.index.set(key, id);
-      this.entries += set.length;
+    let h = Math.imul(prev + 1, 0x9e3779b1);
+    for (let i = 0; i < set.length; i++) h = Math.imul(h ^ set[i], 0x01000193);
+    let bucket = this.index.get(h);
+    if (bucket === undefined) {
+      bucket = [];
+      this.index.set(h, bucket);
     }
+    for (const id of bucket) {
+      const d = this.states[id];
+      if (d.prev === prev && sameSet(d.set, set)) return id;
+    }
+    const id = this.states.length;
+    this.states.push({ set, prev, trans: new Int32Array(256).fill(-1), eol: -1 });
+    bucket.push(id);
+    this.entries += set.length;
     return id;
   }
 
@@ -427,6 +475,39 @@ export class Automaton {
     }
     return false;
   }
+}
+
+/** The bytes of a pattern made only of single-byte sets, as a latin1 string; else undefined. */
+function literalOf(root: Node): string | undefined {
+  const items = root.t === 'seq' ? root.items : [root];
+  let out = '';
+  for (const item of items) {
+    if (item.t !== 'set') return undefined;
+    let only = -1;
+    for (let w = 0; w < 8; w++) {
+      const word = item.bits[w];
+      if (word === 0) continue;
+      // Exactly one bit in one word.
+      if (only >= 0 || (word & (word - 1)) !== 0) return undefined;
+      only = w * 32 + (31 - Math.clz32(word));
+    }
+    if (only < 0) return undefined;
+    out += String.fromCharCode(only);
+  }
+  return out;
+}
+
+function latin1(bytes: Uint8Array | string): string {
+  if (typeof bytes === 'string') return bytes;
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return s;
+}
+
+function sameSet(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The subject as glibc sees it in the C locale: its UTF-8 bytes (ASCII text as is). */

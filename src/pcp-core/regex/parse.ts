@@ -74,7 +74,8 @@ export function setOf(ranges: readonly Range[], negate = false): Uint32Array {
   return bits;
 }
 
-const byteSet = (c: number): Node => ({ t: 'set', bits: setOf([[c, c]]) });
+const BYTE_NODES: Node[] = Array.from({ length: 256 }, (_, c) => ({ t: 'set', bits: setOf([[c, c]]) }));
+const byteSet = (c: number): Node => BYTE_NODES[c];
 const ANY: Node = { t: 'set', bits: setOf([[0, 255]]) };
 const ANY_BUT_NEWLINE: Node = { t: 'set', bits: setOf([[10, 10]], true) };
 
