@@ -29,38 +29,61 @@ const K_GROUP_START = 4;
 const K_GROUP_END = 5;
 const K_BACKREF = 6;
 
-const ASSERTS: readonly AssertKind[] = ['bol', 'eol', 'word-boundary', 'not-word-boundary', 'word-start', 'word-end'];
+const ASSERTS: readonly AssertKind[] = ['bol', 'eol', 'word-boundary', 'not-word-boundary', 'word-start', 'word-end', 'bos', 'eos'];
 
 // Context classes of the bytes around a position: 0 the subject's start or end, 1 a word
-// byte ([A-Za-z0-9_]), 2 another byte.
+// byte ([A-Za-z0-9_]), 2 another byte, 3 a newline (not a word byte either).
 const EDGE = 0;
 const WORDC = 1;
 const OTHER = 2;
+const NEWLINE = 3;
 const WORD_BYTE = (() => {
   const w = new Uint8Array(256);
   for (let c = 0; c < 256; c++) {
     const s = String.fromCharCode(c);
-    w[c] = /[A-Za-z0-9_]/.test(s) ? WORDC : OTHER;
+    w[c] = c === 10 ? NEWLINE : /[A-Za-z0-9_]/.test(s) ? WORDC : OTHER;
   }
   return w;
 })();
 
-function assertHolds(kind: number, prev: number, next: number): boolean {
+// glibc's quirk without REG_NEWLINE (build_trtable gives a newline transition the newline
+// context whatever newline_anchor says): '^' also holds after a newline the match itself
+// consumed ('.^' matches "x\ny", '^y' does not), and '$' also holds before a newline the
+// match goes on to consume ('x$\n' matches, 'x$' does not match "x\ny"). A thread's mode
+// says which of these it may use: CONT a thread that consumed the previous byte (SEED one
+// that starts here), TAINT one that passed '$' before a newline and must consume it.
+const CONT = 1;
+const TAINT = 2;
+
+/** Whether an assertion holds; for '$' before a newline, TAINT (the path must consume it). */
+function assertHolds(kind: number, prev: number, next: number, mode: number): boolean | typeof TAINT {
   switch (kind) {
     case 0:
-      return prev === EDGE;
+      return prev === EDGE || (prev === NEWLINE && (mode & CONT) !== 0);
     case 1:
-      return next === EDGE;
+      return next === EDGE ? true : next === NEWLINE ? TAINT : false;
     case 2:
       return (prev === WORDC) !== (next === WORDC);
     case 3:
       return (prev === WORDC) === (next === WORDC);
     case 4:
       return prev !== WORDC && next === WORDC;
-    default:
+    case 5:
       return prev === WORDC && next !== WORDC;
+    case 6:
+      return prev === EDGE;
+    default:
+      return next === EDGE;
   }
 }
+
+/** Per mode (SEED, CONT, SEED|TAINT, CONT|TAINT): the explored modes that make exploring it again redundant (a CONT thread can do all a fresh one can, an untainted one all a tainted one can). */
+const DOMINATORS = [
+  /* SEED */ (1 << 0) | (1 << CONT),
+  /* CONT */ 1 << CONT,
+  /* SEED|TAINT */ 0b1111,
+  /* CONT|TAINT */ (1 << CONT) | (1 << (CONT | TAINT)),
+];
 
 class Nfa {
   kind = new Uint8Array(1024);
@@ -117,6 +140,8 @@ type Task = { readonly node: Node; readonly next: number; readonly done: (start:
  * it), with an explicit work stack so nesting depth costs no call stack.
  */
 function compile(parsed: Parsed): { nfa: Nfa; start: number; slots: Map<number, number> } {
+  // Refuse a pattern too large before building any of it (Nfa.add checks it again).
+  if (nfaSize(parsed.root) > MAX_NFA_STATES) throw new RegexSyntaxError(REG_ESPACE);
   const nfa = new Nfa();
   const match = nfa.add(K_MATCH, -1);
   // Capture slots only for referenced groups.
@@ -214,6 +239,33 @@ function compile(parsed: Parsed): { nfa: Nfa; start: number; slots: Map<number, 
   return { nfa, start, slots };
 }
 
+/** States compile() makes for a tree at most (a back-reference's group counted as captured), by an iterative post-order walk. */
+function nfaSize(root: Node): number {
+  const size = new Map<Node, number>();
+  const stack: Array<{ node: Node; expanded: boolean }> = [{ node: root, expanded: false }];
+  const children = (n: Node): readonly Node[] => (n.t === 'seq' || n.t === 'alt' ? n.items : n.t === 'group' || n.t === 'rep' ? [n.child] : []);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    const kids = children(top.node);
+    if (!top.expanded) {
+      top.expanded = true;
+      for (const k of kids) if (!size.has(k)) stack.push({ node: k, expanded: false });
+      continue;
+    }
+    stack.pop();
+    const n = top.node;
+    const sum = kids.reduce((a, k) => a + (size.get(k) ?? 0), 0);
+    let v: number;
+    if (n.t === 'seq') v = sum;
+    else if (n.t === 'alt') v = sum + n.items.length;
+    else if (n.t === 'group') v = sum + 2;
+    else if (n.t === 'rep') v = sum * (n.max < 0 ? Math.max(n.min, 1) : n.max) + (n.max < 0 ? 1 : n.max - n.min);
+    else v = 1;
+    size.set(n, Math.min(v, Number.MAX_SAFE_INTEGER));
+  }
+  return size.get(root) ?? 0;
+}
+
 interface DState {
   readonly set: Int32Array;
   readonly prev: number;
@@ -236,7 +288,10 @@ export class Automaton {
   private entries = 0;
   private readonly mark: Int32Array;
   private stamp = 0;
-  private readonly work: Int32Array;
+  /** Modes a state was explored in during the current closure (when mark is current). */
+  private readonly explored: Uint8Array;
+  private work: Int32Array;
+  private modes: Uint8Array;
 
   /** A pattern that is one literal byte string is found by a substring search. */
   private readonly literal: string | undefined;
@@ -248,7 +303,9 @@ export class Automaton {
     this.start = c.start;
     this.captures = c.slots.size;
     this.mark = new Int32Array(this.nfa.n);
-    this.work = new Int32Array(this.nfa.n);
+    this.explored = new Uint8Array(this.nfa.n);
+    this.work = new Int32Array(this.nfa.n + 4);
+    this.modes = new Uint8Array(this.nfa.n + 4);
     this.minLength = this.shortestMatch();
   }
 
@@ -310,43 +367,67 @@ export class Automaton {
     return s.eol === 1;
   }
 
-  /** The ε-closure of set ∪ {start} in a context; fills `consumers` with BYTE states reached; true on MATCH. */
+  /**
+   * The ε-closure of the threads in `set` (which consumed the previous byte) and of a thread
+   * starting here; fills `consumers` with BYTE states reached; true on MATCH.
+   */
   private closure(set: Int32Array, prev: number, next: number, consumers: number[] | null): boolean {
     const { kind, out1, out2, arg } = this.nfa;
     const stamp = ++this.stamp;
-    const work = this.work;
     let top = 0;
-    const push = (s: number): void => {
-      if (s >= 0 && this.mark[s] !== stamp) {
+    const explored = this.explored;
+    const push = (s: number, mode: number): void => {
+      if (s < 0) return;
+      const seen = this.mark[s] === stamp ? explored[s] : 0;
+      if ((seen & DOMINATORS[mode]) !== 0) return;
+      if (this.mark[s] !== stamp) {
         this.mark[s] = stamp;
-        work[top++] = s;
+        explored[s] = 0;
       }
+      explored[s] |= 1 << mode;
+      if (top === this.work.length) this.growWork();
+      this.work[top] = s;
+      this.modes[top++] = mode;
     };
     // Unanchored search: a match may start at every position.
-    push(this.start);
-    for (let i = set.length - 1; i >= 0; i--) push(set[i]);
+    push(this.start, 0);
+    for (let i = set.length - 1; i >= 0; i--) push(set[i], CONT);
     let matched = false;
     while (top > 0) {
-      const s = work[--top];
+      top--;
+      const s = this.work[top];
+      const mode = this.modes[top];
       switch (kind[s]) {
         case K_MATCH:
-          matched = true;
+          if ((mode & TAINT) === 0) matched = true;
           break;
         case K_BYTE:
           consumers?.push(s);
           break;
         case K_SPLIT:
-          push(out2[s]);
-          push(out1[s]);
+          push(out2[s], mode);
+          push(out1[s], mode);
           break;
-        case K_ASSERT:
-          if (assertHolds(arg[s], prev, next)) push(out1[s]);
+        case K_ASSERT: {
+          const h = assertHolds(arg[s], prev, next, mode);
+          if (h === TAINT) push(out1[s], mode | TAINT);
+          else if (h) push(out1[s], mode);
           break;
+        }
         default:
-          push(out1[s]);
+          push(out1[s], mode);
       }
     }
     return matched;
+  }
+
+  private growWork(): void {
+    const w = new Int32Array(this.work.length * 2);
+    w.set(this.work);
+    this.work = w;
+    const m = new Uint8Array(this.modes.length * 2);
+    m.set(this.modes);
+    this.modes = m;
   }
 
   private step(d: number, b: number): number {
@@ -411,64 +492,60 @@ export class Automaton {
     const n = bytes.length;
     const at = (i: number): number => (typeof bytes === 'string' ? bytes.charCodeAt(i) : bytes[i]);
     const cls = (i: number): number => (i < 0 || i >= n ? EDGE : WORD_BYTE[at(i)]);
-    const width = 2 + 2 * this.captures;
     const seen = new Set<string>();
-    // Configurations: state, position, then start/end per capture slot (−1 unset).
+    // Configurations: state, position, mode, then start/end per capture slot (−1 unset).
     const stack: number[][] = [];
     const empty = new Array<number>(2 * this.captures).fill(-1);
-    for (let p = 0; p <= n; p++) stack.push([this.start, p, ...empty]);
-    stack.reverse();
+    for (let p = n; p >= 0; p--) stack.push([this.start, p, 0, ...empty]);
     while (stack.length > 0) {
       const c = stack.pop() as number[];
       const key = c.join(',');
       if (seen.has(key)) continue;
       if (seen.size >= MAX_BACKREF_CONFIGS) throw new RegexLimitError('regular expression with back-references too costly for this subject');
       seen.add(key);
-      const [s, p] = c;
-      const go = (state: number, pos: number, caps?: number[]): void => {
-        if (state < 0) return;
-        const d = caps ?? c.slice(2, width);
-        stack.push([state, pos, ...d]);
+      const [s, p, mode] = c;
+      const go = (state: number, pos: number, m: number, caps?: number[]): void => {
+        if (state >= 0) stack.push([state, pos, m, ...(caps ?? c.slice(3))]);
       };
       switch (kind[s]) {
         case K_MATCH:
-          return true;
+          if ((mode & TAINT) === 0) return true;
+          break;
         case K_BYTE: {
           if (p < n) {
             const b = at(p);
-            if ((sets[arg[s]][b >>> 5] & (1 << (b & 31))) !== 0) go(out1[s], p + 1);
+            if ((sets[arg[s]][b >>> 5] & (1 << (b & 31))) !== 0) go(out1[s], p + 1, CONT);
           }
           break;
         }
         case K_SPLIT:
-          go(out2[s], p);
-          go(out1[s], p);
+          go(out2[s], p, mode);
+          go(out1[s], p, mode);
           break;
         case K_ASSERT:
-          if (assertHolds(arg[s], cls(p - 1), cls(p))) go(out1[s], p);
+          // glibc checks the anchors of a match with back-references against the subject
+          // strictly (sift_states_backward): no newline quirk here.
+          if (assertHolds(arg[s], cls(p - 1), cls(p), 0) === true) go(out1[s], p, mode);
           break;
-        case K_GROUP_START: {
-          const caps = c.slice(2, width);
-          caps[2 * arg[s]] = p;
-          caps[2 * arg[s] + 1] = -1;
-          go(out1[s], p, caps);
-          break;
-        }
+        case K_GROUP_START:
         case K_GROUP_END: {
-          const caps = c.slice(2, width);
-          caps[2 * arg[s] + 1] = p;
-          go(out1[s], p, caps);
+          const caps = c.slice(3);
+          if (kind[s] === K_GROUP_START) {
+            caps[2 * arg[s]] = p;
+            caps[2 * arg[s] + 1] = -1;
+          } else caps[2 * arg[s] + 1] = p;
+          go(out1[s], p, mode, caps);
           break;
         }
         case K_BACKREF: {
-          const b0 = c[2 + 2 * arg[s]];
-          const b1 = c[3 + 2 * arg[s]];
+          const b0 = c[3 + 2 * arg[s]];
+          const b1 = c[4 + 2 * arg[s]];
           if (b0 < 0 || b1 < 0) break;
           const len = b1 - b0;
           if (p + len > n) break;
           let ok = true;
           for (let k = 0; k < len && ok; k++) ok = at(b0 + k) === at(p + k);
-          if (ok) go(out1[s], p + len);
+          if (ok) go(out1[s], p + len, len > 0 ? CONT : mode);
           break;
         }
       }

@@ -28,7 +28,8 @@ const RE_DUP_MAX = 0x7fff;
 
 export type Dialect = 'ere' | 'pcre';
 
-export type AssertKind = 'bol' | 'eol' | 'word-boundary' | 'not-word-boundary' | 'word-start' | 'word-end';
+/** bol/eol are '^' '$' (line anchors in glibc's DFA, see automaton.ts); bos/eos the subject's ends. */
+export type AssertKind = 'bol' | 'eol' | 'word-boundary' | 'not-word-boundary' | 'word-start' | 'word-end' | 'bos' | 'eos';
 
 /** A parsed expression. A set is 256 bits over bytes. */
 export type Node =
@@ -85,6 +86,9 @@ interface Frame {
   readonly branches: Node[];
   seq: Node[];
   readonly group: number;
+  /** Groups 1…9 closed when this alternation began, and those closed in its earlier branches. */
+  readonly initialClosed: number;
+  accumulatedClosed: number;
 }
 
 /** Parses a pattern, or throws RegexSyntaxError with the refusal text. */
@@ -95,7 +99,11 @@ export function parseRegex(pattern: string, dialect: Dialect): Parsed {
 class Parser {
   private pos = 0;
   private groupsOpened = 0;
-  private readonly groupsClosed = new Set<number>();
+  /**
+   * Groups 1…9 a back-reference may name here: closed, and (glibc's completed_bkref_map) not
+   * in an earlier branch of an alternation that is still open.
+   */
+  private groupsClosed = 0;
   private readonly referenced = new Set<number>();
 
   constructor(
@@ -112,7 +120,7 @@ class Parser {
   }
 
   parse(): Parsed {
-    const stack: Frame[] = [{ branches: [], seq: [], group: 0 }];
+    const stack: Frame[] = [{ branches: [], seq: [], group: 0, initialClosed: 0, accumulatedClosed: 0 }];
     // Whether a repetition operator may follow: after an atom or another operator only.
     let canRepeat = false;
     const top = (): Frame => stack[stack.length - 1];
@@ -121,8 +129,11 @@ class Parser {
       const c = this.peek();
       if (c === ch('|')) {
         this.pos++;
-        top().branches.push(seqNode(top().seq));
-        top().seq = [];
+        const f = top();
+        f.branches.push(seqNode(f.seq));
+        f.seq = [];
+        f.accumulatedClosed |= this.groupsClosed;
+        this.groupsClosed = f.initialClosed;
         canRepeat = false;
         continue;
       }
@@ -131,7 +142,8 @@ class Parser {
         const f = stack.pop() as Frame;
         f.branches.push(seqNode(f.seq));
         const inner = f.branches.length === 1 ? f.branches[0] : { t: 'alt' as const, items: f.branches };
-        if (f.group > 0) this.groupsClosed.add(f.group);
+        this.groupsClosed |= f.accumulatedClosed;
+        if (f.group > 0 && f.group <= 9) this.groupsClosed |= 1 << f.group;
         top().seq.push(f.group > 0 ? { t: 'group', index: f.group, child: inner } : inner);
         canRepeat = true;
         continue;
@@ -168,7 +180,7 @@ class Parser {
           if (this.peek(1) !== ch(':')) throw new RegexSyntaxError('only (?: groups are supported (no look-around, named groups or options)');
           this.pos += 2;
         } else group = ++this.groupsOpened;
-        stack.push({ branches: [], seq: [], group });
+        stack.push({ branches: [], seq: [], group, initialClosed: this.groupsClosed, accumulatedClosed: 0 });
         canRepeat = false;
         continue;
       }
@@ -214,9 +226,9 @@ class Parser {
       case ch('>'):
         return { t: 'assert', kind: 'word-end' };
       case ch('`'):
-        return { t: 'assert', kind: 'bol' };
+        return { t: 'assert', kind: 'bos' };
       case ch("'"):
-        return { t: 'assert', kind: 'eol' };
+        return { t: 'assert', kind: 'eos' };
       default:
         if (c >= ch('1') && c <= ch('9')) return this.backref(c - 48, REG_ESUBREG);
         return byteSet(c);
@@ -244,7 +256,7 @@ class Parser {
   }
 
   private backref(n: number, refusal: string): Node {
-    if (!this.groupsClosed.has(n)) throw new RegexSyntaxError(refusal);
+    if ((this.groupsClosed & (1 << n)) === 0) throw new RegexSyntaxError(refusal);
     this.referenced.add(n);
     return { t: 'backref', index: n };
   }
@@ -397,8 +409,8 @@ class Parser {
         if (shared !== undefined) return shared;
         const cls = this.pcreClassRanges(e);
         if (cls !== undefined) return { t: 'set', bits: setOf(cls) };
-        if (e === ch('A')) return { t: 'assert', kind: 'bol' };
-        if (e === ch('z')) return { t: 'assert', kind: 'eol' };
+        if (e === ch('A')) return { t: 'assert', kind: 'bos' };
+        if (e === ch('z')) return { t: 'assert', kind: 'eos' };
         if (e === ch('Z')) return this.pcreDollar();
         if (e >= ch('1') && e <= ch('9')) return this.backref(e - 48, 'reference to non-existent subpattern');
         return byteSet(this.pcreLiteralEscape(e, false));
