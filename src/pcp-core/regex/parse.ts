@@ -177,7 +177,7 @@ class Parser {
         this.pos++;
         let group = 0;
         if (pcre && this.peek() === ch('?')) {
-          if (this.peek(1) !== ch(':')) throw new RegexSyntaxError('only (?: groups are supported (no look-around, named groups or options)');
+          if (this.peek(1) !== ch(':')) throw new RegexSyntaxError('look-around, named groups and inline options are not supported, only (?:…) groups');
           this.pos += 2;
         } else group = ++this.groupsOpened;
         stack.push({ branches: [], seq: [], group, initialClosed: this.groupsClosed, accumulatedClosed: 0 });
