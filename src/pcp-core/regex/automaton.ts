@@ -29,7 +29,8 @@ const K_GROUP_START = 4;
 const K_GROUP_END = 5;
 const K_BACKREF = 6;
 
-const ASSERTS: readonly AssertKind[] = ['bol', 'eol', 'word-boundary', 'not-word-boundary', 'word-start', 'word-end', 'bos', 'eos'];
+const ASSERTS: readonly AssertKind[] = ['bol', 'eol', 'word-boundary', 'not-word-boundary', 'word-start', 'word-end', 'bos', 'eos', 'eos-or-final-newline'];
+const EOS_OR_FINAL_NEWLINE = 8;
 
 // Context classes of the bytes around a position: 0 the subject's start or end, 1 a word
 // byte ([A-Za-z0-9_]), 2 another byte, 3 a newline (not a word byte either).
@@ -56,7 +57,7 @@ const CONT = 1;
 const TAINT = 2;
 
 /** Whether an assertion holds; for '$' before a newline, TAINT (the path must consume it). */
-function assertHolds(kind: number, prev: number, next: number, mode: number): boolean | typeof TAINT {
+function assertHolds(kind: number, prev: number, next: number, mode: number, nextIsFinal = false): boolean | typeof TAINT {
   switch (kind) {
     case 0:
       return prev === EDGE || (prev === NEWLINE && (mode & CONT) !== 0);
@@ -72,8 +73,10 @@ function assertHolds(kind: number, prev: number, next: number, mode: number): bo
       return prev === WORDC && next !== WORDC;
     case 6:
       return prev === EDGE;
-    default:
+    case 7:
       return next === EDGE;
+    default:
+      return next === EDGE || (next === NEWLINE && nextIsFinal);
   }
 }
 
@@ -293,6 +296,11 @@ export class Automaton {
   private work: Int32Array;
   private modes: Uint8Array;
 
+  /** Whether the pattern has PCRE's '$' (end, or before a final newline). */
+  private readonly finalNewlineAsserts: boolean;
+  /** Set while computing the closure before the subject's last byte when that is a newline. */
+  private nextIsFinal = false;
+
   /** A pattern that is one literal byte string is found by a substring search. */
   private readonly literal: string | undefined;
 
@@ -307,6 +315,9 @@ export class Automaton {
     this.work = new Int32Array(this.nfa.n + 4);
     this.modes = new Uint8Array(this.nfa.n + 4);
     this.minLength = this.shortestMatch();
+    let dollar = false;
+    for (let s = 0; s < this.nfa.n && !dollar; s++) dollar = this.nfa.kind[s] === K_ASSERT && this.nfa.arg[s] === EOS_OR_FINAL_NEWLINE;
+    this.finalNewlineAsserts = dollar;
   }
 
   /** Fewest bytes any match consumes (a back-reference counted as none): shorter subjects cannot match. */
@@ -354,6 +365,7 @@ export class Automaton {
     const n = bytes.length;
     for (let i = 0; i < n; i++) {
       const b = typeof bytes === 'string' ? bytes.charCodeAt(i) : bytes[i];
+      if (b === 10 && i === n - 1 && this.finalNewlineAsserts) return this.finalNewline(this.states[d]);
       let t = this.states[d].trans[b];
       if (t === -1) {
         t = this.step(d, b);
@@ -365,6 +377,20 @@ export class Automaton {
     const s = this.states[d];
     if (s.eol < 0) s.eol = this.closure(s.set, s.prev, EDGE, null) ? 1 : 0;
     return s.eol === 1;
+  }
+
+  /** The last step when the subject ends in a newline, before which PCRE's '$' holds: not cached. */
+  private finalNewline(from: DState): boolean {
+    const consumers: number[] = [];
+    this.nextIsFinal = true;
+    try {
+      if (this.closure(from.set, from.prev, NEWLINE, consumers)) return true;
+    } finally {
+      this.nextIsFinal = false;
+    }
+    const { out1, sets, arg } = this.nfa;
+    const next = consumers.filter((s) => (sets[arg[s]][0] & (1 << 10)) !== 0).map((s) => out1[s]);
+    return this.closure(Int32Array.from(new Set(next)), NEWLINE, EDGE, null);
   }
 
   /**
@@ -409,7 +435,7 @@ export class Automaton {
           push(out1[s], mode);
           break;
         case K_ASSERT: {
-          const h = assertHolds(arg[s], prev, next, mode);
+          const h = assertHolds(arg[s], prev, next, mode, this.nextIsFinal);
           if (h === TAINT) push(out1[s], mode | TAINT);
           else if (h) push(out1[s], mode);
           break;
@@ -525,7 +551,7 @@ export class Automaton {
         case K_ASSERT:
           // glibc checks the anchors of a match with back-references against the subject
           // strictly (sift_states_backward): no newline quirk here.
-          if (assertHolds(arg[s], cls(p - 1), cls(p), 0) === true) go(out1[s], p, mode);
+          if (assertHolds(arg[s], cls(p - 1), cls(p), 0, p === n - 1) === true) go(out1[s], p, mode);
           break;
         case K_GROUP_START:
         case K_GROUP_END: {

@@ -29,7 +29,7 @@ const RE_DUP_MAX = 0x7fff;
 export type Dialect = 'ere' | 'pcre';
 
 /** bol/eol are '^' '$' (line anchors in glibc's DFA, see automaton.ts); bos/eos the subject's ends. */
-export type AssertKind = 'bol' | 'eol' | 'word-boundary' | 'not-word-boundary' | 'word-start' | 'word-end' | 'bos' | 'eos';
+export type AssertKind = 'bol' | 'eol' | 'word-boundary' | 'not-word-boundary' | 'word-start' | 'word-end' | 'bos' | 'eos' | 'eos-or-final-newline';
 
 /** A parsed expression. A set is 256 bits over bytes. */
 export type Node =
@@ -78,7 +78,28 @@ export function setOf(ranges: readonly Range[], negate = false): Uint32Array {
 const BYTE_NODES: Node[] = Array.from({ length: 256 }, (_, c) => ({ t: 'set', bits: setOf([[c, c]]) }));
 const byteSet = (c: number): Node => BYTE_NODES[c];
 const ANY: Node = { t: 'set', bits: setOf([[0, 255]]) };
-const ANY_BUT_NEWLINE: Node = { t: 'set', bits: setOf([[10, 10]], true) };
+const CONT_BYTE = setOf([[0x80, 0xbf]]);
+/** One UTF-8 encoded non-ASCII character (PCRE2_UTF reads the subject by code points). */
+const MULTIBYTE: Node = {
+  t: 'alt',
+  items: [
+    { t: 'seq', items: [{ t: 'set', bits: setOf([[0xc0, 0xdf]]) }, { t: 'set', bits: CONT_BYTE }] },
+    { t: 'seq', items: [{ t: 'set', bits: setOf([[0xe0, 0xef]]) }, { t: 'set', bits: CONT_BYTE }, { t: 'set', bits: CONT_BYTE }] },
+    { t: 'seq', items: [{ t: 'set', bits: setOf([[0xf0, 0xf7]]) }, { t: 'set', bits: CONT_BYTE }, { t: 'set', bits: CONT_BYTE }, { t: 'set', bits: CONT_BYTE }] },
+  ],
+};
+
+/** A PCRE class over code points: its ASCII members, any non-ASCII character when a byte ≥ 0x80 is in `bits`, and listed non-ASCII characters. */
+function codePointSet(bits: Uint32Array, literals: readonly Node[] = []): Node {
+  const ascii = bits.slice();
+  const anyNonAscii = ascii.slice(4).some((w) => w !== 0);
+  ascii.fill(0, 4);
+  const items: Node[] = [{ t: 'set', bits: ascii }];
+  if (anyNonAscii) items.push(MULTIBYTE);
+  else items.push(...literals);
+  return items.length === 1 ? items[0] : { t: 'alt', items };
+}
+const ANY_BUT_NEWLINE: Node = codePointSet(setOf([[10, 10]], true));
 
 const ch = (s: string): number => s.charCodeAt(0);
 
@@ -99,6 +120,8 @@ export function parseRegex(pattern: string, dialect: Dialect): Parsed {
 class Parser {
   private pos = 0;
   private groupsOpened = 0;
+  /** Set by pcreAtom for '$' and '\\Z', which PCRE does not let a quantifier follow. */
+  private anchor = false;
   /**
    * Groups 1…9 a back-reference may name here: closed, and (glibc's completed_bkref_map) not
    * in an earlier branch of an alternation that is still open.
@@ -170,6 +193,8 @@ class Parser {
           // A lazy '?' changes which match is found, not whether one is; possessive '+' would.
           if (this.peek() === ch('?')) this.pos++;
           else if (this.peek() === ch('+')) throw new RegexSyntaxError('possessive quantifiers are not supported');
+          // PCRE: a quantifier cannot follow another ('a**' is an error, unlike in ERE).
+          canRepeat = false;
         }
         continue;
       }
@@ -184,11 +209,13 @@ class Parser {
         canRepeat = false;
         continue;
       }
+      this.anchor = false;
       const item = pcre ? this.pcreAtom() : this.ereAtom();
       top().seq.push(item);
-      canRepeat = item.t !== 'assert';
+      canRepeat = item.t !== 'assert' && !this.anchor;
     }
     if (stack.length > 1) throw new RegexSyntaxError(pcre ? 'missing closing parenthesis' : REG_EPAREN);
+    if (pcre && [...this.referenced].some((n) => n > this.groupsOpened)) throw new RegexSyntaxError('reference to non-existent subpattern');
     const f = stack[0];
     f.branches.push(seqNode(f.seq));
     const root = f.branches.length === 1 ? f.branches[0] : { t: 'alt' as const, items: f.branches };
@@ -314,6 +341,7 @@ class Parser {
     // glibc: a bracket that ends the pattern before its first element is a bad pattern.
     if (this.atEnd()) throw new RegexSyntaxError(pcre ? 'missing terminating ] for character class' : REG_BADPAT);
     const ranges: Range[] = [];
+    const literals: Node[] = [];
     let first = true;
     for (;;) {
       if (this.atEnd()) throw new RegexSyntaxError(pcre ? 'missing terminating ] for character class' : REG_EBRACK);
@@ -321,8 +349,17 @@ class Parser {
         this.pos++;
         break;
       }
+      if (pcre && this.peek() >= 0xc0) {
+        // A non-ASCII character: a member by its UTF-8 bytes (not as a range end).
+        literals.push(this.utf8Char());
+        if (negate) throw new RegexSyntaxError('negated classes with non-ASCII characters are not supported');
+        if (this.peek() === ch('-') && this.peek(1) !== ch(']')) throw new RegexSyntaxError('ranges of non-ASCII characters are not supported');
+        first = false;
+        continue;
+      }
       const start = this.bracketElement(first);
       first = false;
+      if (pcre && start.kind === 'class' && this.peek() === ch('-') && this.peek(1) !== ch(']') && this.pos + 1 < this.p.length) throw new RegexSyntaxError('invalid range in character class');
       let isRange = false;
       if (start.kind === 'char' && this.peek() === ch('-')) {
         if (this.pos + 1 >= this.p.length) throw new RegexSyntaxError(pcre ? 'missing terminating ] for character class' : REG_EBRACK);
@@ -331,18 +368,15 @@ class Parser {
       if (isRange) {
         this.pos++;
         const end = this.bracketElement(true);
-        if (pcre && end.kind !== 'char' && start.kind === 'char') {
-          // PCRE: 'a-\d' is 'a', '-' and the class.
-          ranges.push([start.code, start.code], [45, 45], ...end.ranges);
-          continue;
-        }
+        if (pcre && end.kind !== 'char') throw new RegexSyntaxError('invalid range in character class');
+        if (pcre && this.p[this.pos - 1] >= 0x80) throw new RegexSyntaxError('ranges of non-ASCII characters are not supported');
         if (start.kind !== 'char' || end.kind !== 'char' || start.code > end.code) throw new RegexSyntaxError(pcre ? 'range out of order in character class' : REG_ERANGE);
         ranges.push([start.code, end.code]);
       } else {
         ranges.push(...(start.kind === 'char' ? [[start.code, start.code] as const] : start.ranges));
       }
     }
-    return { t: 'set', bits: setOf(ranges, negate) };
+    return pcre ? codePointSet(setOf(ranges, negate), literals) : { t: 'set', bits: setOf(ranges, negate) };
   }
 
   private bracketElement(acceptHyphen: boolean): { kind: 'char'; code: number } | { kind: 'class'; ranges: readonly Range[] } {
@@ -393,7 +427,8 @@ class Parser {
     const c = this.p[this.pos++];
     switch (c) {
       case ch('^'):
-        return { t: 'assert', kind: 'bol' };
+        // Without PCRE2_MULTILINE: the subject's start only.
+        return { t: 'assert', kind: 'bos' };
       case ch('$'):
         return this.pcreDollar();
       case ch('['):
@@ -408,21 +443,51 @@ class Parser {
         const shared = this.classEscape(e);
         if (shared !== undefined) return shared;
         const cls = this.pcreClassRanges(e);
-        if (cls !== undefined) return { t: 'set', bits: setOf(cls) };
+        if (cls !== undefined) return codePointSet(setOf(cls));
         if (e === ch('A')) return { t: 'assert', kind: 'bos' };
         if (e === ch('z')) return { t: 'assert', kind: 'eos' };
         if (e === ch('Z')) return this.pcreDollar();
-        if (e >= ch('1') && e <= ch('9')) return this.backref(e - 48, 'reference to non-existent subpattern');
-        return byteSet(this.pcreLiteralEscape(e, false));
+        if (e >= ch('1') && e <= ch('9')) {
+          // \1…\9 refer to groups; \10 and up too when that many groups are open, else octal.
+          let n = e - 48;
+          let i = this.pos;
+          while (this.p[i] >= ch('0') && this.p[i] <= ch('9') && n < 1000) n = n * 10 + this.p[i++] - 48;
+          if (n < 10) {
+            // PCRE allows a reference to any group of the pattern, even one not yet closed
+            // (it then fails to match); parse() checks that the group exists.
+            this.referenced.add(n);
+            return { t: 'backref', index: n };
+          }
+          if (n <= this.groupsOpened) throw new RegexSyntaxError('back-references past \\9 are not supported');
+        }
+        return this.utf8Literal(this.pcreLiteralEscape(e, false));
       }
       default:
-        return byteSet(c);
+        this.pos--;
+        return this.utf8Char();
     }
   }
 
-  /** PCRE's '$' and '\Z' also match before a final newline. Only a match's existence counts, so consuming that newline is the same. */
+  /** One character of the pattern as its UTF-8 bytes: one atom for quantifiers. */
+  private utf8Char(): Node {
+    const c = this.p[this.pos++];
+    const len = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+    if (len === 0) return byteSet(c);
+    const items = [byteSet(c)];
+    for (let k = 0; k < len && !this.atEnd(); k++) items.push(byteSet(this.p[this.pos++]));
+    return { t: 'seq', items };
+  }
+
+  private utf8Literal(code: number): Node {
+    if (code < 0x80) return byteSet(code);
+    const bytes = new TextEncoder().encode(String.fromCodePoint(code));
+    return { t: 'seq', items: [...bytes].map(byteSet) };
+  }
+
+  /** PCRE's '$' and '\Z': at the end, or before a newline that ends the subject. */
   private pcreDollar(): Node {
-    return { t: 'alt', items: [{ t: 'assert', kind: 'eol' }, { t: 'seq', items: [byteSet(10), { t: 'assert', kind: 'eol' }] }] };
+    this.anchor = true;
+    return { t: 'assert', kind: 'eos-or-final-newline' };
   }
 
   private pcreClassRanges(e: number): readonly Range[] | undefined {
@@ -461,7 +526,21 @@ class Parser {
       case ch('a'):
         return 7;
       case ch('0'):
-        return 0;
+      case ch('1'):
+      case ch('2'):
+      case ch('3'):
+      case ch('4'):
+      case ch('5'):
+      case ch('6'):
+      case ch('7'): {
+        // Octal: up to three digits in all (\12 without twelve groups is a newline).
+        let v = e - 48;
+        for (let k = 0; k < 2 && this.peek() >= ch('0') && this.peek() <= ch('7'); k++) v = v * 8 + this.p[this.pos++] - 48;
+        return v;
+      }
+      case ch('8'):
+      case ch('9'):
+        return e;
       case ch('b'):
         if (inBracket) return 8;
         break;
@@ -483,7 +562,7 @@ class Parser {
     return e;
   }
 
-  /** Whether the text after '{' is a PCRE quantifier: {n}, {n,}, {n,m} (and {,m} in PCRE2 10.43). */
+  /** Whether the text after '{' is a PCRE quantifier. */
   private pcreQuantifierAhead(): boolean {
     let i = this.pos + 1;
     const digits = (): number => {
@@ -491,12 +570,13 @@ class Parser {
       while (i < this.p.length && this.p[i] >= ch('0') && this.p[i] <= ch('9')) i++;
       return i - s;
     };
-    const a = digits();
-    if (this.p[i] === ch('}')) return a > 0;
+    // PCRE2 10.42 (Debian 12): {n}, {n,}, {n,m}; '{,m}' is literal text.
+    if (digits() === 0) return false;
+    if (this.p[i] === ch('}')) return true;
     if (this.p[i] !== ch(',')) return false;
     i++;
-    const b = digits();
-    return this.p[i] === ch('}') && a + b > 0;
+    digits();
+    return this.p[i] === ch('}');
   }
 
   private pcreInterval(): [number, number] {

@@ -91,6 +91,7 @@ describe('compileRegex (pcre, view-file patterns)', () => {
     expect(pcre('\\d+\\.\\d').test('v1.2')).toBe(true);
     expect(pcre('a{x').test('a{x')).toBe(true);
     expect(pcre('(?:ab)+?c').test('ababc')).toBe(true);
+    expect(pcre('a{,2}').test('a{,2}')).toBe(true);
     expect(pcre('^a.c$').test('a\nc')).toBe(false);
     expect(pcre('^abc$').test('abc\n')).toBe(true);
   });
