@@ -384,15 +384,10 @@ class Parser {
     const pcre = this.dialect === 'pcre';
     const c = this.peek();
     const next = this.peek(1);
-    if (c === ch('[') && (next === ch(':') || next === ch('=') || next === ch('.'))) {
+    const close = c === ch('[') && (next === ch(':') || next === ch('=') || next === ch('.')) ? this.posixTermClose(next) : -1;
+    // PCRE: '[' is itself unless a complete [:…:] (or [.….], [=…=]) follows.
+    if (c === ch('[') && (next === ch(':') || next === ch('=') || next === ch('.')) && !(pcre && close < 0)) {
       // [:class:], [=c=], [.c.]: names of up to 31 characters.
-      let close = -1;
-      for (let i = this.pos + 2; i + 1 < this.p.length; i++) {
-        if (this.p[i] === next && this.p[i + 1] === ch(']')) {
-          close = i;
-          break;
-        }
-      }
       if (close < 0 || close - (this.pos + 2) >= 32) throw new RegexSyntaxError(REG_EBRACK);
       const name = String.fromCharCode(...this.p.subarray(this.pos + 2, close));
       this.pos = close + 2;
@@ -418,6 +413,15 @@ class Parser {
     if (!pcre && c === ch('-') && !acceptHyphen && next !== ch(']')) throw new RegexSyntaxError(REG_ERANGE);
     this.pos++;
     return { kind: 'char', code: c };
+  }
+
+  /** Where the `:]` (or `.]`, `=]`) closing a bracket term starting here is, or −1. */
+  private posixTermClose(delim: number): number {
+    for (let i = this.pos + 2; i + 1 < this.p.length; i++) {
+      if (this.dialect === 'pcre' && this.p[i] === ch(']') && this.p[i - 1] !== delim) return -1;
+      if (this.p[i] === delim && this.p[i + 1] === ch(']')) return i;
+    }
+    return -1;
   }
 
   // PCRE2 (pmchart's QRegularExpression): the regular subset only, since the matcher is an
