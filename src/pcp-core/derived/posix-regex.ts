@@ -3,11 +3,26 @@
 // it refuses (derived-units-conversion.md §2.5: a pattern that does not compile is a syntax
 // error "bad regular expression: '<regerror text>'"). The matcher is pcp-core/regex's
 // automaton, linear in the instance name's length whatever the pattern.
-import { compileRegex } from '../regex';
+import { PM_ERR_TOOBIG, PmError } from '../errors';
+import { compileRegex, RegexLimitError } from '../regex';
 import type { RegexMatcher, RegexResult } from '../regex';
 
 export type { RegexMatcher, RegexResult };
 
 export function compilePosixEre(pattern: string): RegexResult {
-  return compileRegex(pattern, 'ere');
+  const r = compileRegex(pattern, 'ere');
+  if (!r.ok) return r;
+  const inner = r.regex;
+  // Only back-references can exceed the matcher's bound: that fetch fails as a PCP error.
+  const regex: RegexMatcher = {
+    test(subject: string): boolean {
+      try {
+        return inner.test(subject);
+      } catch (e) {
+        if (e instanceof RegexLimitError) throw new PmError(PM_ERR_TOOBIG, `${e.message} (${subject.length} characters)`, `matchinst(/${pattern.slice(0, 60)}/)`);
+        throw e;
+      }
+    },
+  };
+  return { ok: true, regex };
 }

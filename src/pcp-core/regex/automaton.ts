@@ -17,7 +17,7 @@ const MAX_DFA_STATES = 2048;
 /** Most NFA-state entries held by cached DFA states (memory bound of the cache). */
 const MAX_DFA_ENTRIES = 1 << 21;
 /** Most configurations a back-reference search visits per subject. */
-export const MAX_BACKREF_CONFIGS = 1 << 21;
+export const MAX_BACKREF_CONFIGS = 1 << 20;
 
 export class RegexLimitError extends Error {}
 

@@ -104,3 +104,20 @@ describe('compileRegex (pcre, view-file patterns)', () => {
     expect(compileRegex('*a', 'pcre').ok).toBe(false);
   });
 });
+
+describe('back-reference bound', () => {
+  it('past MAX_BACKREF_CONFIGS, a matchinst match fails with a PmError (not an internal error)', async () => {
+    const { compilePosixEre } = await import('../derived/posix-regex');
+    const { isPmError } = await import('../errors');
+    const long = 'ab'.repeat(2000);
+    const m = compilePosixEre('^(.*)(.*)\\1\\2x$');
+    if (!m.ok) throw new Error(m.message);
+    let caught: unknown;
+    try {
+      m.regex.test(long);
+    } catch (e) {
+      caught = e;
+    }
+    expect(isPmError(caught)).toBe(true);
+  });
+});
