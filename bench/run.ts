@@ -73,6 +73,19 @@ const benchmarks: Benchmark[] = [
       runs: 1,
     };
   }),
+  // Regular expressions (src/pcp-core/regex): issue 16's ReDoS patterns in matchinst over
+  // filesys.full for the whole archive; both sides answer "no instance matches" every time.
+  ...(['star', 'alt'] as const).map((kind): Benchmark => {
+    const archive = '/var/lib/pcp/testsuite/archives/20180416.10.00';
+    const metric = `bench.redos.${kind}`;
+    return {
+      name: `values matchinst redos ${kind}`,
+      work: `matchinst(/${kind === 'star' ? '^(.*)*Q$' : '^(.|.)*Q$'}/, filesys.full) every 60 s over 4.5 h (pmval --derived)`,
+      native: { cmd: 'pmval', args: ['--derived=bench/redos.conf', '-t', '60', '-a', archive, metric], env: { PCP_DERIVED_CONFIG: '' } },
+      pmdash: { ...pmdash('values', '-c', 'bench/redos.conf', '-t', '60', '-a', archive, metric), env: { PCP_DERIVED_CONFIG: '' } },
+      runs: 3,
+    };
+  }),
 ];
 
 const filters = process.argv.slice(2);

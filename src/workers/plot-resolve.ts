@@ -5,7 +5,8 @@ import type { Context } from '../pcp-core/context/context';
 import { PM_ERR_CONV, PM_ERR_NAME, PmError, pmErrStr } from '../pcp-core/errors';
 import { isNumericType, PM_INDOM_NULL, PM_SEM_COUNTER, type Desc, type PmId } from '../pcp-core/types';
 import { toEngineError } from './engine-error';
-import type { EngineError, InstanceSelector, PlotRequest } from './engine-types';
+import { instancePredicate } from './instance-pattern';
+import type { EngineError, PlotRequest } from './engine-types';
 
 export interface ResolvedColumn {
   readonly instId: number;
@@ -16,25 +17,8 @@ export type ResolvedPlot =
   | { readonly ok: true; readonly metric: string; readonly pmid: PmId; readonly desc: Desc; readonly columns: readonly ResolvedColumn[] }
   | { readonly ok: false; readonly metric: string; readonly error: EngineError };
 
-/** Compiles a selector into an instance-name predicate; a bad regex is the plot's error. */
-export function instancePredicate(sel: InstanceSelector): (name: string) => boolean {
-  switch (sel.kind) {
-    case 'all':
-      return () => true;
-    case 'list': {
-      const wanted = new Set(sel.names);
-      return (name) => wanted.has(name);
-    }
-    case 'matching': {
-      const re = new RegExp(sel.pattern);
-      return (name) => re.test(name);
-    }
-    case 'not-matching': {
-      const re = new RegExp(sel.pattern);
-      return (name) => !re.test(name);
-    }
-  }
-}
+/** A selector's instance-name predicate (instance-pattern.ts); a bad pattern is the plot's error. */
+export { instancePredicate };
 
 function failed(metric: string, e: unknown): ResolvedPlot {
   return { ok: false, metric, error: toEngineError(e, metric) };

@@ -9,6 +9,11 @@ import json
 import sys
 
 LIBC = ctypes.CDLL("libc.so.6")
+# python3 sets LC_CTYPE from the environment at start-up (C.UTF-8 here); PCP's tools never
+# call setlocale, so libpcp's regcomp/regexec run in the C locale: bytes, ASCII classes.
+LIBC.setlocale.restype = ctypes.c_char_p
+LC_ALL = 6
+LIBC.setlocale(LC_ALL, b"C")
 REG_EXTENDED = 1
 REG_NOSUB = 8
 

@@ -5,6 +5,7 @@
 // when it is a bare metric name or literal.
 import type { Span } from './lexer';
 import type { Units } from '../types';
+import type { RegexMatcher } from '../regex';
 
 export type ArithmeticOp = '+' | '-' | '*' | '/';
 export type RelationalOp = '<' | '<=' | '==' | '>=' | '>' | '!=';
@@ -49,7 +50,7 @@ export interface MatchInstNode {
   /** The POSIX extended regular expression, backslash escapes already removed. */
   readonly pattern: string;
   readonly invert: boolean;
-  readonly regex: RegExp;
+  readonly regex: RegexMatcher;
   readonly operand: Expr;
 }
 

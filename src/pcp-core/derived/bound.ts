@@ -7,6 +7,7 @@
 import type { ArithmeticOp, BooleanOp, RelationalOp } from './ast';
 import type { Numeric } from './units-port';
 import type { InDom, PmId, Units } from '../types';
+import type { RegexMatcher } from '../regex';
 
 export interface NodeDesc {
   readonly type: number;
@@ -32,7 +33,7 @@ export type BoundNode =
   | (Base & { readonly kind: 'const'; readonly value: Numeric })
   | (Base & { readonly kind: 'metric'; readonly pmid: PmId; readonly name: string })
   | (Base & { readonly kind: 'instance'; readonly operand: BoundNode; readonly instance: string })
-  | (Base & { readonly kind: 'matchinst'; readonly operand: BoundNode; readonly regex: RegExp; readonly invert: boolean })
+  | (Base & { readonly kind: 'matchinst'; readonly operand: BoundNode; readonly regex: RegexMatcher; readonly invert: boolean })
   | (Base & {
       readonly kind: 'arith';
       readonly op: ArithmeticOp;

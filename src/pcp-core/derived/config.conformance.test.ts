@@ -73,6 +73,16 @@ describe('configuration files match pmLoadDerivedConfig', () => {
   cases.push({ label: 'a last line without a newline is ignored', path: writeCase(dir, 'nonl.conf', 'cf.n1 = 1\ncf.n2 = 2'), names: ['cf.n1', 'cf.n2'] });
   cases.push({ label: 'an unterminated value at the end of the file', path: writeCase(dir, 'eof.conf', 'cf.u = 1\ncf.u(oneline) = "never\nends\n'), names: ['cf.u'] });
 
+  // Regular-expression extremes next to good lines: each bad pattern is refused on its own
+  // line in regerror's words and the other definitions stay (issue 16 item 5).
+  const regexLines = [
+    'cf.r0 = disk.dev.read', `cf.r1 = matchinst(/${'('.repeat(3000)}sd${')'.repeat(3000)}/, disk.dev.read)`, `cf.r2 = matchinst(/${'y'.repeat(40000)}/, disk.dev.read)`,
+    'cf.r3 = matchinst(/a{1,99999}/, disk.dev.read)', 'cf.r4 = matchinst(/(/, disk.dev.read)', 'cf.r5 = matchinst(/^(.*)*Q$/, disk.dev.read)', 'cf.r6 = matchinst(/^(.|.)*Q$/, disk.dev.read)',
+    'cf.r7 = matchinst(/a)(/, disk.dev.read)', 'cf.r8 = matchinst(/(a)|\\1/, disk.dev.read)', 'cf.r9 = matchinst(/[[:nope:]]/, disk.dev.read)', 'cf.r10 = matchinst(!/(a{1000}){1000}/, disk.dev.read)',
+    `cf.r11 = matchinst(/${'(a|'.repeat(2000)}b${')'.repeat(2000)}/, disk.dev.read)`, 'cf.r12 = hinv.ncpu',
+  ];
+  cases.push({ label: 'regular-expression extremes and refusals, one definition each', path: writeCase(dir, 'regex.conf', `${regexLines.join('\n')}\n`), names: regexLines.map((_, i) => `cf.r${i}`) });
+
   const sub = join(dir, 'conf.d');
   mkdirSync(join(sub, 'nested'), { recursive: true });
   writeCase(sub, 'b.conf', 'cf.db = hinv.ncpu\ncf.dup = 1\n');

@@ -12,6 +12,7 @@ import type { AnonNode, BinaryOp, ConstNode, Expr, MetricFunction, MetricNode } 
 import type { GrammarRule, GrammarSpec } from './lalr';
 import type { Lexer, Span, Token, TokenKind } from './lexer';
 import { compilePosixEre } from './posix-regex';
+import type { RegexMatcher } from '../regex';
 import { parseUnitsText } from './units-port';
 import {
   formatType,
@@ -36,7 +37,7 @@ interface Pattern {
   readonly span: Span;
   readonly text: string;
   readonly invert: boolean;
-  readonly regex: RegExp;
+  readonly regex: RegexMatcher;
 }
 
 /** What sits on the parser's value stack. */

@@ -10,6 +10,7 @@ import { dash, useDash } from '../store';
 import { CHART_STYLES, type ChartSpec, type PlotSpec } from '../state/model';
 import type { ExpressionCheck, InstanceSelector } from '../../workers/engine-types';
 import { selectedNames, toggledSelector } from './instance-picks';
+import { instancePatternError } from '../../workers/instance-pattern';
 
 const NO_INSTANCES: readonly string[] = [];
 
@@ -96,12 +97,7 @@ function PlotRow({ chart, plot }: { chart: ChartSpec; plot: PlotSpec }) {
 }
 
 function validRegex(p: string): boolean {
-  try {
-    new RegExp(p);
-    return true;
-  } catch {
-    return false;
-  }
+  return instancePatternError(p) === undefined;
 }
 
 function DerivedInput({ chart }: { chart: ChartSpec }) {

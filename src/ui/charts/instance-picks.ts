@@ -1,8 +1,9 @@
 // The chart editor's instance pick list: which of a metric's instances a plot's selector
-// takes (the same rules as the engine's plot resolution: exact names for a list, a JS regex
-// tested anywhere in the name for matching / not matching), and the explicit list that
-// ticking or unticking one instance makes of any selector.
+// takes (the engine's own rules, workers/instance-pattern.ts: exact names for a list, a
+// pmchart-style pattern tested anywhere in the name for matching / not matching), and the
+// explicit list that ticking or unticking one instance makes of any selector.
 import type { InstanceSelector } from '../../workers/engine-types';
+import { instancePredicate } from '../../workers/instance-pattern';
 
 /** The instance names, of those given, that the selector keeps; a bad regex keeps none. */
 export function selectedNames(sel: InstanceSelector, names: readonly string[]): ReadonlySet<string> {
@@ -15,14 +16,15 @@ export function selectedNames(sel: InstanceSelector, names: readonly string[]): 
     }
     case 'matching':
     case 'not-matching': {
-      let re: RegExp;
+      // The engine's own predicate; a pattern it refuses keeps none (the editor shows why).
+      let keep: (name: string) => boolean;
       try {
-        re = new RegExp(sel.pattern);
-      } catch {
-        return new Set();
+        keep = instancePredicate(sel);
+      } catch (e) {
+        if (e instanceof SyntaxError) return new Set();
+        throw e;
       }
-      const want = sel.kind === 'matching';
-      return new Set(names.filter((n) => re.test(n) === want));
+      return new Set(names.filter(keep));
     }
   }
 }
