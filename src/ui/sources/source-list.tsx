@@ -3,18 +3,18 @@
 // host, and the recent archive URLs and hosts this browser remembers (recent-sources.ts).
 import { useId, useRef, useState, useSyncExternalStore } from 'react';
 import { describeError } from '../engine-client';
-import { dash, useDash } from '../store';
+import { useDash } from '../store';
 import type { SourceEntry } from '../state/model';
 import { formatCtime, type DisplayZone } from '../time/zone';
 import { bridgeUrlFor, PMCD_PORT } from './bridge-url';
-import { closeSource, openFiles, openLive, openUrl } from './open-sources';
+import { closeSource, openFiles, openLive, openUrl, selectSource } from './open-sources';
 import { readPicked } from './read-drop';
 import { forgetSource, recentKey, recentSources, recentTarget, subscribeRecentSources, type RecentSource } from './recent-sources';
 
 function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zone: DisplayZone }) {
   const sum = s.summary;
   return (
-    <li className={`source ${s.status}${current ? ' current' : ''}`} data-testid="source" data-status={s.status} data-label={s.label} onClick={() => s.status === 'ready' && dash().choseSource(s.id)}>
+    <li className={`source ${s.status}${current ? ' current' : ''}`} data-testid="source" data-status={s.status} data-label={s.label} onClick={() => selectSource(s.id)}>
       <div className="source-head">
         <span className="source-kind">{sum?.kind === 'live' || s.origin.kind === 'live' ? 'LIVE' : 'ARCHIVE'}</span>
         <span className="source-name" title={s.label}>{s.label}</span>
@@ -32,6 +32,7 @@ function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zon
       {sum && (
         <div className="source-meta" data-testid="source-meta">
           host <b>{sum.hostname}</b> · {sum.metricCount} metrics
+          {sum.archives.length > 1 && <> · <span data-testid="source-archives" data-count={sum.archives.length} title={sum.archives.join('\n')}>{sum.archives.length} archives</span></>}
           {sum.kind === 'archive' && (
             <div className="span">{formatCtime(sum.startMs, zone)} – {formatCtime(sum.endMs, zone)}</div>
           )}

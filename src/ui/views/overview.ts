@@ -1,9 +1,10 @@
 // The startup dashboard: pmchart's Overview view re-expressed (docs/pmchart-reference.md §1c:
 // CPU utilization, load average with the CPU count, disk IOPS, network bytes, memory), built
-// for one source from the metrics it actually has, so a newcomer sees real charts at once.
+// for one source from the metrics it actually has, so a newcomer sees real charts at once; and
+// where a newly opened source's Overview goes.
 import { getEngine } from '../engine-client';
 import { dash } from '../store';
-import type { ChartSpec, PlotSpec } from '../state/model';
+import type { ChartSpec, PlotSpec, SourceOrigin, TabSpec } from '../state/model';
 import type { SourceSummary } from '../../workers/engine-types';
 
 type NewPlot = Omit<PlotSpec, 'id'>;
@@ -45,29 +46,63 @@ export function overviewCharts(sourceId: string, has: (name: string) => boolean)
   return charts.filter((c) => c.plots.length > 0);
 }
 
+/** The layout as it was when the demo's Overview was built; equal now = the user has not touched it. */
+let demoLayout: string | undefined;
+
+function layoutKey(d: { tabs: readonly TabSpec[]; charts: Readonly<Record<string, ChartSpec>> }): string {
+  return JSON.stringify([d.tabs, d.charts]);
+}
+
+/** The source whose untouched Overview is all the dashboard shows (the bundled demo), if any. */
+export function untouchedDemo(): string | undefined {
+  const d = dash();
+  const demo = d.sources.find((x) => isDemoOrigin(x.origin));
+  return demo && demoLayout !== undefined && demoLayout === layoutKey(d) ? demo.id : undefined;
+}
+
+/** Whether a source is the bundled demo archive that the default page opens. */
+export function isDemoOrigin(o: SourceOrigin): boolean {
+  return o.kind === 'url' && new URL(o.url).pathname.endsWith('/demo/pmdash-demo');
+}
+
 /**
- * Adds the Overview for a newly opened source: an archive fills the active tab when it is
- * still empty; a live host gets a tab of its own (pmchart keeps live and archive tabs apart).
+ * Puts a newly opened source on screen (issue 13 "what you open is what you see") and returns
+ * the tab it shows in, plus the demo source it replaced, if any. An untouched demo dashboard
+ * is replaced by the source's Overview; a dashboard without charts takes it in its active tab;
+ * otherwise the source gets a tab of its own. A source the layout already plots (a restored
+ * link) gets no Overview: its tab is brought forward.
  */
-export async function addOverviewIfEmpty(sourceId: string, summary: SourceSummary): Promise<void> {
-  const s = dash();
-  if (summary.kind === 'live') {
-    // The metric list first, then the tab and its charts with no await in between: two hosts
-    // opened together (`?host=a&host=b`) otherwise both saw the same empty tab and shared it.
-    const names = new Set(await getEngine().listMetrics(summary.handle));
-    const d = dash();
-    const current = d.tabs.find((t) => t.id === d.activeTabId);
-    const tabId = current && current.chartIds.length === 0 ? current.id : d.addedTab(`Live ${summary.hostname}`);
-    if (current?.id === tabId) d.renamedTab(tabId, `Live ${summary.hostname}`);
-    for (const c of overviewCharts(sourceId, (n) => names.has(n))) dash().addedChart(c, tabId);
-    dash().selectedTab(tabId);
-    return;
-  }
-  const tab = s.tabs.find((t) => t.id === s.activeTabId);
-  if (!tab || tab.chartIds.length > 0) return;
+export async function showOverviewFor(sourceId: string, summary: SourceSummary): Promise<{ tabId: string; replaced: string | undefined }> {
   const names = new Set(await getEngine().listMetrics(summary.handle));
-  // Another source may have filled the tab meanwhile.
-  const again = dash().tabs.find((t) => t.id === tab.id);
-  if (!again || again.chartIds.length > 0) return;
-  for (const c of overviewCharts(sourceId, (n) => names.has(n))) dash().addedChart(c, tab.id);
+  // From here on no await: two sources opened together (`?host=a&host=b`, a drop of two
+  // hosts) must each see the other's tab, not both the same empty one.
+  const d = dash();
+  const own = tabsOf(sourceId);
+  if (own[0]) return { tabId: own[0], replaced: undefined };
+  const label = summary.kind === 'live' ? `Live ${summary.hostname}` : summary.name;
+  const charts = overviewCharts(sourceId, (n) => names.has(n));
+  const replaced = untouchedDemo();
+  let tabId: string;
+  if (replaced !== undefined) {
+    const first = d.tabs[0]?.id ?? 't0';
+    d.replacedLayout([{ id: first, label, chartIds: [] }], {}, d.idSerial);
+    tabId = first;
+  } else if (d.tabs.every((t) => t.chartIds.length === 0)) {
+    tabId = d.activeTabId;
+    d.renamedTab(tabId, label);
+  } else {
+    tabId = d.addedTab(label);
+  }
+  for (const c of charts) dash().addedChart(c, tabId);
+  dash().selectedTab(tabId);
+  if (isDemoOrigin(dash().sources.find((x) => x.id === sourceId)?.origin ?? { kind: 'files', names: [] })) demoLayout = layoutKey(dash());
+  return { tabId, replaced };
+}
+
+/** The tabs that plot `sourceId`, those plotting nothing else first. */
+export function tabsOf(sourceId: string): string[] {
+  const d = dash();
+  const sourcesOf = (t: TabSpec): Set<string> => new Set(t.chartIds.flatMap((id) => d.charts[id]?.plots.map((p) => p.sourceId) ?? []));
+  const withIt = d.tabs.filter((t) => sourcesOf(t).has(sourceId));
+  return [...withIt.filter((t) => sourcesOf(t).size === 1), ...withIt.filter((t) => sourcesOf(t).size > 1)].map((t) => t.id);
 }
