@@ -2,7 +2,6 @@
 // error (per file), plus the ways to open more: file picker (files or a folder), URL, live
 // host, and the recent archive URLs and hosts this browser remembers (recent-sources.ts).
 import { useId, useRef, useState, useSyncExternalStore } from 'react';
-import { describeError } from '../engine-client';
 import { useDash } from '../store';
 import type { SourceEntry } from '../state/model';
 import { formatCtime, type DisplayZone } from '../time/zone';
@@ -42,11 +41,11 @@ function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zon
         <div className={`connection ${s.connection.state}`} data-testid="connection" data-state={s.connection.state}>
           {s.connection.state}
           {s.connection.state === 'reconnecting' && s.connection.retryInMs !== undefined && ` (retry in ${Math.ceil(s.connection.retryInMs / 1000)} s, attempt ${s.connection.attempts ?? 1})`}
-          {s.connection.error && `: ${describeError(s.connection.error)}`}
         </div>
       )}
-      {s.error && <div className="source-error" data-testid="source-error" role="alert">{s.error.code}: {describeError(s.error)}</div>}
-      {sum?.warnings.map((w, i) => <div key={i} className="source-warning">{describeError(w)}</div>)}
+      {/* Errors and warnings are told once, in the notification area (menu/notices-list.tsx). */}
+      {s.status === 'failed' && <div className="source-error" data-testid="source-status">could not be opened — see the notice above</div>}
+      {s.status === 'closed' && s.origin.kind !== 'live' && <div className="source-meta" data-testid="source-status">closed</div>}
     </li>
   );
 }
