@@ -21,8 +21,8 @@ export function EmptyState({ onShortcuts }: { onShortcuts: () => void }) {
         per day (e.g. <code>20240101.00.10.meta</code>). pmchart view files can be dropped too.
       </p>
       <div className="empty-actions">
-        <button type="button" onClick={() => files.current?.click()}>Open files…</button>
-        <button type="button" onClick={() => folder.current?.click()}>Open folder…</button>
+        <button type="button" onClick={() => files.current?.click()}>Choose archive files…</button>
+        <button type="button" onClick={() => folder.current?.click()}>Choose a folder…</button>
         <button type="button" onClick={() => void openUrl(new URL('demo/pmdash-demo', document.baseURI).href)}>Open the demo archive</button>
         <input ref={files} type="file" multiple hidden onChange={(e) => { if (e.target.files) void openFiles(readPicked(e.target.files)); e.target.value = ''; }} />
         <input ref={folder} type="file" hidden {...{ webkitdirectory: '' }} onChange={(e) => { if (e.target.files) void openFiles(readPicked(e.target.files)); e.target.value = ''; }} />

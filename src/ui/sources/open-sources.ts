@@ -15,7 +15,7 @@ import { rememberSource } from './recent-sources';
 /** Progress is shown only for opens slower than this (the brief's ~200 ms). */
 const PROGRESS_DELAY_MS = 200;
 
-async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string): Promise<SourceSummary | undefined> {
+async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string, opts: OpenOptions = {}): Promise<SourceSummary | undefined> {
   const id = dash().beganOpening(origin, label);
   // The engine reports its phases at the start of an open; dropping those that came before
   // the delay (as this did) left a slow open's bar without its phase, and the bar itself
@@ -33,7 +33,7 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string): P
       dash().connectionChanged(id, { state: 'connected' });
       await getEngine().watchConnection(summary.handle, remoteCallback((c: ConnectionStatus) => dash().connectionChanged(id, c)));
     }
-    await becameCurrent(id, summary);
+    await becameCurrent(id, summary, opts);
     return summary;
   } catch (e) {
     dash().failedOpening(id, asEngineError(e, label));
@@ -43,10 +43,19 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string): P
   }
 }
 
+/** How a source came to be opened. */
+export interface OpenOptions {
+  /**
+   * The page opened it by itself (the bundled demo): the first source the user opens then
+   * replaces its dashboard, unless the user has changed it.
+   */
+  readonly isDefault?: boolean;
+}
+
 /** Opens an archive by URL (base name, or any of its files' URLs). */
-export function openUrl(url: string): Promise<SourceSummary | undefined> {
+export function openUrl(url: string, opts: OpenOptions = {}): Promise<SourceSummary | undefined> {
   const abs = new URL(url, location.href).href;
-  return openOne({ kind: 'url', url: abs }, { kind: 'url', url: abs }, abs.split('/').pop() || abs);
+  return openOne({ kind: 'url', url: abs }, { kind: 'url', url: abs }, abs.split('/').pop() || abs, opts);
 }
 
 /**
@@ -87,8 +96,8 @@ export async function openFiles(files: readonly DroppedFile[]): Promise<void> {
  * screen (views/overview.ts decides where) and the time moves into an archive's span. A
  * replaced demo is closed and leaves the list.
  */
-async function becameCurrent(id: string, summary: SourceSummary): Promise<void> {
-  const { replaced } = await showOverviewFor(id, summary);
+async function becameCurrent(id: string, summary: SourceSummary, opts: OpenOptions): Promise<void> {
+  const { replaced } = await showOverviewFor(id, summary, opts);
   dash().choseSource(id);
   if (summary.kind === 'archive') dash().enteredArchive(summary.startMs, summary.endMs, summary.intervalMs);
   if (replaced !== undefined) {

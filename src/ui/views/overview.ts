@@ -4,7 +4,7 @@
 // where a newly opened source's Overview goes.
 import { getEngine } from '../engine-client';
 import { dash } from '../store';
-import type { ChartSpec, PlotSpec, SourceOrigin, TabSpec } from '../state/model';
+import type { ChartSpec, PlotSpec, TabSpec } from '../state/model';
 import type { SourceSummary } from '../../workers/engine-types';
 
 type NewPlot = Omit<PlotSpec, 'id'>;
@@ -46,23 +46,19 @@ export function overviewCharts(sourceId: string, has: (name: string) => boolean)
   return charts.filter((c) => c.plots.length > 0);
 }
 
-/** The layout as it was when the demo's Overview was built; equal now = the user has not touched it. */
-let demoLayout: string | undefined;
+/** The source the page opened by default (the bundled demo), and the layout its Overview was built as. */
+let defaultSource: { readonly id: string; layout: string | undefined } | undefined;
 
 function layoutKey(d: { tabs: readonly TabSpec[]; charts: Readonly<Record<string, ChartSpec>> }): string {
   return JSON.stringify([d.tabs, d.charts]);
 }
 
-/** The source whose untouched Overview is all the dashboard shows (the bundled demo), if any. */
+/** The default source whose untouched Overview is all the dashboard shows, if any. */
 export function untouchedDemo(): string | undefined {
   const d = dash();
-  const demo = d.sources.find((x) => isDemoOrigin(x.origin));
-  return demo && demoLayout !== undefined && demoLayout === layoutKey(d) ? demo.id : undefined;
-}
-
-/** Whether a source is the bundled demo archive that the default page opens. */
-export function isDemoOrigin(o: SourceOrigin): boolean {
-  return o.kind === 'url' && new URL(o.url).pathname.endsWith('/demo/pmdash-demo');
+  const demo = defaultSource;
+  if (!demo || !d.sources.some((x) => x.id === demo.id && x.status === 'ready')) return undefined;
+  return demo.layout !== undefined && demo.layout === layoutKey(d) ? demo.id : undefined;
 }
 
 /**
@@ -72,30 +68,34 @@ export function isDemoOrigin(o: SourceOrigin): boolean {
  * otherwise the source gets a tab of its own. A source the layout already plots (a restored
  * link) gets no Overview: its tab is brought forward.
  */
-export async function showOverviewFor(sourceId: string, summary: SourceSummary): Promise<{ tabId: string; replaced: string | undefined }> {
+export async function showOverviewFor(sourceId: string, summary: SourceSummary, opts: { readonly isDefault?: boolean } = {}): Promise<{ tabId: string; replaced: string | undefined }> {
   const names = new Set(await getEngine().listMetrics(summary.handle));
   // From here on no await: two sources opened together (`?host=a&host=b`, a drop of two
   // hosts) must each see the other's tab, not both the same empty one.
   const d = dash();
   const own = tabsOf(sourceId);
   if (own[0]) return { tabId: own[0], replaced: undefined };
-  const label = summary.kind === 'live' ? `Live ${summary.hostname}` : summary.name;
+  // The first archive's tab is pmchart's "Overview"; a source beside others is named by its
+  // tab (the archive's name), a live host always (pmchart keeps live and archive tabs apart).
+  const live = summary.kind === 'live' ? `Live ${summary.hostname}` : undefined;
   const charts = overviewCharts(sourceId, (n) => names.has(n));
   const replaced = untouchedDemo();
   let tabId: string;
   if (replaced !== undefined) {
     const first = d.tabs[0]?.id ?? 't0';
-    d.replacedLayout([{ id: first, label, chartIds: [] }], {}, d.idSerial);
+    d.replacedLayout([{ id: first, label: live ?? 'Overview', chartIds: [] }], {}, d.idSerial);
     tabId = first;
   } else if (d.tabs.every((t) => t.chartIds.length === 0)) {
     tabId = d.activeTabId;
-    d.renamedTab(tabId, label);
+    if (live) d.renamedTab(tabId, live);
   } else {
-    tabId = d.addedTab(label);
+    tabId = d.addedTab(live ?? summary.name);
   }
   for (const c of charts) dash().addedChart(c, tabId);
   dash().selectedTab(tabId);
-  if (isDemoOrigin(dash().sources.find((x) => x.id === sourceId)?.origin ?? { kind: 'files', names: [] })) demoLayout = layoutKey(dash());
+  // The page's own choice (the demo) gives way to the first thing the user opens, as long as
+  // the user has not changed its dashboard.
+  if (opts.isDefault) defaultSource = { id: sourceId, layout: layoutKey(dash()) };
   return { tabId, replaced };
 }
 
