@@ -87,7 +87,7 @@ test.describe('dropped archives', () => {
     await expect(notice).toHaveCount(1);
     await expect(notice).toContainText('badlabel-1.meta');
     await expect(notice).toContainText('Illegal label record');
-    await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready');
+    await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
     const cpu = chart(page, /CPU Utilization/);
     await expect.poll(() => legendNumber(cpu, 'Idle'), { timeout: 30_000 }).toBeGreaterThanOrEqual(0);
     // A stray file in the drop is reported by name, not silently ignored.

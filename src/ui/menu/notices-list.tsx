@@ -60,6 +60,23 @@ function sourceItems(sources: readonly SourceEntry[]): Item[] {
   return out;
 }
 
+/** One notice on one line; its details (code, full text, where) open below it on demand. */
+function NoticeRow({ n }: { n: Item }) {
+  const [more, setMore] = useState(false);
+  return (
+    <li className={`notice ${n.kind}`} data-testid="notice" data-kind={n.kind} data-source={n.sourceId}>
+      <pre className="notice-text">{n.text}</pre>
+      {n.details && (
+        <button type="button" className="small notice-more" aria-expanded={more} onClick={() => setMore(!more)}>
+          details
+        </button>
+      )}
+      {n.dismiss && <button type="button" className="small" aria-label="Dismiss" onClick={n.dismiss}>✕</button>}
+      {more && n.details && <pre className="notice-details" data-testid="notice-details">{n.details}</pre>}
+    </li>
+  );
+}
+
 export function NoticesList() {
   const notices = useNotices();
   const sources = useDash((s) => s.sources);
@@ -83,20 +100,7 @@ export function NoticesList() {
       </div>
       {open && (
         <ul className="notices" aria-live="polite">
-          {items.map((n) => (
-            <li key={n.key} className={`notice ${n.kind}`} data-testid="notice" data-kind={n.kind} data-source={n.sourceId}>
-              <div className="notice-body">
-                <pre>{n.text}</pre>
-                {n.details && (
-                  <details className="notice-details">
-                    <summary>details</summary>
-                    <pre data-testid="notice-details">{n.details}</pre>
-                  </details>
-                )}
-              </div>
-              {n.dismiss && <button type="button" aria-label="Dismiss" onClick={n.dismiss}>✕</button>}
-            </li>
-          ))}
+          {items.map((n) => <NoticeRow key={n.key} n={n} />)}
         </ul>
       )}
     </section>

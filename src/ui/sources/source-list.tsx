@@ -2,7 +2,8 @@
 // error (per file), plus the ways to open more: file picker (files or a folder), URL, live
 // host, and the recent archive URLs and hosts this browser remembers (recent-sources.ts).
 import { useId, useRef, useState, useSyncExternalStore } from 'react';
-import { useDash } from '../store';
+import { dash, useDash } from '../store';
+import './sources.css';
 import type { SourceEntry } from '../state/model';
 import { formatCtime, type DisplayZone } from '../time/zone';
 import { bridgeUrlFor, PMCD_PORT } from './bridge-url';
@@ -17,8 +18,12 @@ function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zon
       <div className="source-head">
         <span className="source-kind">{sum?.kind === 'live' || s.origin.kind === 'live' ? 'LIVE' : 'ARCHIVE'}</span>
         <span className="source-name" title={s.label}>{s.label}</span>
-        {s.status !== 'closed' && s.status !== 'opening' && (
+        {s.status === 'ready' && (
           <button type="button" className="small" title="Close source" onClick={(e) => { e.stopPropagation(); void closeSource(s.id); }}>✕</button>
+        )}
+        {/* A failed or closed source has nothing to close: its ✕ takes it (and its notice) off the list. */}
+        {(s.status === 'failed' || s.status === 'closed') && (
+          <button type="button" className="small" title="Remove from the list" onClick={(e) => { e.stopPropagation(); dash().forgotSource(s.id); }}>✕</button>
         )}
       </div>
       {/* Only slow opens get progress (open-sources.ts sets it after a delay). */}
@@ -44,7 +49,7 @@ function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zon
         </div>
       )}
       {/* Errors and warnings are told once, in the notification area (menu/notices-list.tsx). */}
-      {s.status === 'failed' && <div className="source-error" data-testid="source-status">could not be opened — see the notice above</div>}
+      {s.status === 'failed' && <div className="source-error" data-testid="source-status">failed · see notices</div>}
       {s.status === 'closed' && s.origin.kind !== 'live' && <div className="source-meta" data-testid="source-status">closed</div>}
     </li>
   );
