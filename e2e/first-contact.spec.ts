@@ -97,6 +97,27 @@ test.describe('what you open is what you see', () => {
     }
   });
 
+  test('a live host connected from the default page replaces the demo; an archive dropped next gets its own tab and brings its time', async ({ page }) => {
+    await openDemo(page);
+    await page.getByTestId('host-input').fill('localhost');
+    await page.getByTestId('connect-host').click();
+    const live = source(page, 'localhost');
+    await expect(live).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+    await expect(source(page, 'pmdash-demo')).toHaveCount(0);
+    await expect(live).toHaveClass(/current/);
+    const host = execFileSync('pminfo', ['-h', 'localhost', '-f', 'kernel.uname.nodename'], { encoding: 'utf8' }).match(/value "(.*)"/)?.[1] ?? '';
+    expect(await tabLabels(page)).toEqual([`Live ${host}`]);
+    await expect.poll(() => legendNumber(chart(page, /Average Load/), '# cpus'), { timeout: 20_000 }).toBeGreaterThan(0);
+    // The live dashboard is not the untouched demo: a dropped archive gets a tab of its own.
+    await dropFiles(page, files(`${QA}/20180102`));
+    await expect(source(page, '20180102')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    expect(await tabLabels(page)).toEqual([`Live ${host}`, '20180102']);
+    await expect(page.locator('[data-testid="tab"].active').getByRole('button').first()).toHaveText('20180102');
+    await expect(page.getByTestId('headline-host')).toHaveText('bozo');
+    expect(await position(page)).toBeGreaterThan(labelStartMs(`${QA}/20180102`));
+    await expect.poll(() => legendNumber(chart(page, /Average Load/), '# cpus'), { timeout: 30_000 }).toBeGreaterThan(0);
+  });
+
   test('two hosts stay two sources; selecting one brings its tab; closing one takes its charts away', async ({ page }) => {
     await openDemo(page);
     await dropFiles(page, [...files(`${QA}/20180415.09.16`), ...files(`${QA}/20180102`)]);
