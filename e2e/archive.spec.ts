@@ -93,7 +93,7 @@ test.describe('dropped archives', () => {
     // A stray file in the drop is reported by name, not silently ignored.
     await dropFiles(page, [`${BAD}/README`]);
     await expect(source(page, 'README')).toHaveAttribute('data-status', 'failed');
-    await expect(page.getByTestId('notice').filter({ hasText: 'README' })).toContainText('not a file of a PCP archive');
+    await expect(page.getByTestId('notice').filter({ hasText: 'README' })).toContainText('not a PCP archive file');
     expect(await legendNumber(cpu, 'Idle')).toBeGreaterThanOrEqual(0);
   });
 });

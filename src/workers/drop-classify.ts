@@ -65,7 +65,7 @@ export async function classifyDrop(files: readonly DroppedFile[]): Promise<DropC
       views.push(i);
       continue;
     }
-    strays.push({ index: i, error: toEngineError(new PmError(PM_ERR_NOTARCHIVE, 'not a file of a PCP archive (BASE.meta, BASE.index or BASE.N, optionally compressed) nor a pmchart view', f.path)) });
+    strays.push({ index: i, error: toEngineError(new PmError(PM_ERR_NOTARCHIVE, 'not a PCP archive file (NAME.meta, NAME.index, NAME.N, maybe compressed) nor a pmchart view', f.path)) });
   }
   const hosts = new Map<string, DroppedHostArchives & { bases: string[]; files: number[] }>();
   const alone: DroppedHostArchives[] = [];
