@@ -53,4 +53,6 @@ test('a corrupt archive beside a working one', async ({ page }) => {
   await expect(source(page, 'badlabel-1')).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
   await settled(page);
   await expect(page.getByTestId('sources')).toHaveScreenshot('corrupt-archive.png');
+  // Its error is told once, in the notification area under the header.
+  await expect(page.getByTestId('notices')).toHaveScreenshot('corrupt-archive-notice.png');
 });

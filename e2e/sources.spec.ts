@@ -170,7 +170,11 @@ test.describe('opening archives', () => {
     await page.getByTestId('url-input').press('Enter');
     const bad = source(page, 'nowhere');
     await expect(bad).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
-    await expect(bad.getByTestId('source-error')).toContainText(url);
+    // One notice, in the notification area, naming the URL; the panel only marks the source.
+    const notice = page.getByTestId('notice').filter({ hasText: url });
+    await expect(notice).toHaveCount(1);
+    await expect(notice).toHaveAttribute('data-kind', 'error');
+    await expect(bad.getByTestId('source-status')).toBeVisible();
     await expect(source(page, 'pmdash-demo')).toHaveAttribute('data-status', 'ready');
     // The demo still answers: a step moves the position and the legend reads the new time.
     const p0 = await position(page);

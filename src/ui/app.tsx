@@ -2,7 +2,7 @@
 // on the left, tabs of charts in the middle, the chart editor on the right when open, and
 // the time bar at the bottom (pmchart's layout with pmtime brought into the page). The whole
 // page is the drop target for archive files and folders.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { MetricBrowser } from './browser/metric-browser';
 import { ChartEditor } from './charts/chart-editor';
 import { ChartGrid, TabBar } from './charts/chart-grid';
@@ -17,6 +17,9 @@ import { formatCtime } from './time/zone';
 import { useHover } from './store';
 import { formatClock } from './time/zone';
 import { MenuBar, NoticesList } from './menu/menu-bar';
+import { ShortcutSheet } from './menu/shortcut-sheet';
+import { isSheetKey } from './menu/shortcuts';
+import { EmptyState } from './sources/empty-state';
 
 function Header() {
   const zone = useZone();
@@ -49,9 +52,19 @@ export function App() {
   const zone = useZone();
   const [dragging, setDragging] = useState(false);
 
+  const [sheet, setSheet] = useState(false);
+  const closeSheet = useCallback(() => setSheet(false), []);
+  // Nothing open or opening: the middle says what to do instead of showing empty charts.
+  const nothingOpen = useDash((s) => !s.sources.some((x) => x.status === 'ready' || x.status === 'opening'));
+
   useEffect(() => startPlayback(), []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
+      if (isSheetKey(e)) {
+        e.preventDefault();
+        setSheet((v) => !v);
+        return;
+      }
       if (handleTimeKey(e)) e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
@@ -85,8 +98,14 @@ export function App() {
           <MetricBrowser />
         </aside>
         <section className="center">
-          <TabBar />
-          <ChartGrid />
+          {nothingOpen ? (
+            <EmptyState onShortcuts={() => setSheet(true)} />
+          ) : (
+            <>
+              <TabBar />
+              <ChartGrid />
+            </>
+          )}
         </section>
         {editing && <ChartEditor chartId={editing} />}
       </div>
@@ -94,6 +113,7 @@ export function App() {
         <HoverReadout />
         <TimeBar zone={zone} />
       </div>
+      {sheet && <ShortcutSheet onClose={closeSheet} />}
       {dragging && <div className="drop-overlay">Drop archive files or folders to open them</div>}
     </div>
   );

@@ -25,7 +25,7 @@ if (!restoring) {
   const hosts = params.getAll('host');
   for (const a of archives) void openUrl(a);
   for (const h of hosts) void openLive(h, bridgeUrlFor(h));
-  if (archives.length === 0 && hosts.length === 0 && !params.has('empty')) void openUrl(new URL('demo/pmdash-demo', document.baseURI).href);
+  if (archives.length === 0 && hosts.length === 0 && !params.has('empty')) void openUrl(new URL('demo/pmdash-demo', document.baseURI).href, { isDefault: true });
 }
 // From then on the address follows the dashboard.
 void (restoring ?? Promise.resolve()).finally(() => startUrlSync());

@@ -8,9 +8,9 @@ import { LiveContext } from '../pcp-core/context/live-context';
 import { DerivedContext } from '../pcp-core/derived/derived-context';
 import { PM_ERR_MODE, PM_ERR_NOCONTEXT, PmError, pmErrSymbol } from '../pcp-core/errors';
 import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
-import { groupArchiveFiles, type FileGroups } from './drop-groups';
+import { classifyDrop } from './drop-classify';
 import { boundary, toEngineError } from './engine-error';
-import type { ConnectionStatus, EngineError, ExpressionCheck, MetricDetails, PmnsNode, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
+import type { ConnectionStatus, DropClassification, DroppedFile, EngineError, ExpressionCheck, MetricDetails, PmnsNode, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
 import { LiveWatch, type LiveListener, type LiveWatchSpec } from './live-watch';
 import { fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
@@ -45,9 +45,9 @@ export class EngineApi {
     return Promise.resolve('pmdash engine');
   }
 
-  /** Groups dropped file paths into archives (and strays) before opening them one by one. */
-  groupFiles(paths: readonly string[]): Promise<FileGroups> {
-    return Promise.resolve(groupArchiveFiles(paths));
+  /** Sorts a drop into archives (grouped per host: one source each), view files and strays. */
+  classifyDrop(files: readonly DroppedFile[]): Promise<DropClassification> {
+    return boundary('dropped files', () => classifyDrop(files));
   }
 
   /** Opens a source; progress is reported for anything slow (decompression, index). */
@@ -70,6 +70,7 @@ export class EngineApi {
         endMs: Number.isFinite(opened.endMs) ? opened.endMs : startMs,
         intervalMs: opened.intervalMs,
         metricCount,
+        archives: opened.archives,
         warnings: opened.warnings.map((w) => toEngineError(w)),
       };
     });

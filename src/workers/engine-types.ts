@@ -13,9 +13,31 @@ export interface DroppedFile {
   readonly file: Blob;
 }
 
+/**
+ * The archives of one host among dropped files: opened as one source over an archive set
+ * (libpcp's comma list). `hostname` is '' when the label could not be read.
+ */
+export interface DroppedHostArchives {
+  readonly hostname: string;
+  /** Archive base paths as the drop names them (folder part kept), in name order. */
+  readonly bases: readonly string[];
+  /** Indices into the drop of every file of these archives. */
+  readonly files: readonly number[];
+}
+
+/** A drop sorted by the engine (drop-classify.ts): archives per host, views, strays. */
+export interface DropClassification {
+  readonly archives: readonly DroppedHostArchives[];
+  /** Indices of pmchart view files. */
+  readonly views: readonly number[];
+  /** Files that are neither, each with the reason. */
+  readonly strays: readonly { readonly index: number; readonly error: EngineError }[];
+}
+
 /** Where metrics come from (a discriminated union, as Perfetto's TraceSource). */
 export type SourceSpec =
-  | { readonly kind: 'files'; readonly files: readonly DroppedFile[] }
+  /** `archives`: the base paths among `files` opened as one archive set (default: the only one). */
+  | { readonly kind: 'files'; readonly files: readonly DroppedFile[]; readonly archives?: readonly string[] }
   | { readonly kind: 'url'; readonly url: string }
   | { readonly kind: 'live'; readonly host: string; readonly bridgeUrl: string };
 
@@ -55,6 +77,8 @@ export interface SourceSummary {
   /** Typical sampling interval (median gap of the temporal index), 0 when unknown. */
   readonly intervalMs: number;
   readonly metricCount: number;
+  /** The archives an archive source spans (one name each, in time order); [] for live. */
+  readonly archives: readonly string[];
   /** Per-file problems that did not stop the open (e.g. a stray file in a dropped folder). */
   readonly warnings: readonly EngineError[];
 }

@@ -21,7 +21,7 @@ describe('watchLive across a reconnect', () => {
   it('gives no rate for the first frame after the context reconnected', async () => {
     const fake = reconnectingFake();
     const ctx = await fake.open();
-    const api = new EngineApi(() => Promise.resolve({ ctx, name: 'fake', endMs: NaN, intervalMs: 0, warnings: [] }));
+    const api = new EngineApi(() => Promise.resolve({ ctx, name: 'fake', endMs: NaN, intervalMs: 0, archives: [], warnings: [] }));
     const { handle } = await api.open({ kind: 'live', host: 'fake', bridgeUrl: 'ws://x' });
     const events: LiveEvent[] = [];
     const frames = (): number[] => events.flatMap((e) => (e.kind === 'frame' ? [e.block.columns[0]?.values[0] ?? -1] : []));

@@ -36,7 +36,7 @@ function liveContext(): Context {
 
 describe('watchLive', () => {
   it('streams one-row frames with rates between consecutive results, until unwatched', async () => {
-    const api = new EngineApi(() => Promise.resolve({ ctx: liveContext(), name: 'fake', endMs: NaN, intervalMs: 0, warnings: [] }));
+    const api = new EngineApi(() => Promise.resolve({ ctx: liveContext(), name: 'fake', endMs: NaN, intervalMs: 0, archives: [], warnings: [] }));
     const { handle, kind } = await api.open({ kind: 'live', host: 'fake', bridgeUrl: 'ws://x' });
     expect(kind).toBe('live');
     const events: LiveEvent[] = [];
@@ -55,7 +55,7 @@ describe('watchLive', () => {
 
   it('refuses archive sources', async () => {
     const ctx = { ...liveContext(), source: { kind: 'archive', names: ['a'], hostname: 'h', timezone: 'UTC', zoneinfo: '', start: { sec: 0, nsec: 0 } } } as Context;
-    const api = new EngineApi(() => Promise.resolve({ ctx, name: 'a', endMs: 0, intervalMs: 0, warnings: [] }));
+    const api = new EngineApi(() => Promise.resolve({ ctx, name: 'a', endMs: 0, intervalMs: 0, archives: [], warnings: [] }));
     const { handle } = await api.open({ kind: 'url', url: 'x' });
     await expect(api.watchLive(handle, { plots: [], rate: true, intervalMs: 10 }, () => undefined)).rejects.toMatchObject({ code: 'PM_ERR_MODE' });
   });

@@ -175,7 +175,7 @@ describe('fetchSeries', () => {
 
 describe('EngineApi', () => {
   it('opens through the opener, answers in bulk and closes the handle for good', async () => {
-    const api = new EngineApi(() => Promise.resolve({ ctx: fakeContext([load, cpu], 10), name: 'fake', endMs: 10_000, intervalMs: 1000, warnings: [] }));
+    const api = new EngineApi(() => Promise.resolve({ ctx: fakeContext([load, cpu], 10), name: 'fake', endMs: 10_000, intervalMs: 1000, archives: [], warnings: [] }));
     const summary = await api.open({ kind: 'url', url: 'http://x/fake' });
     expect(summary).toMatchObject({ kind: 'archive', hostname: 'fakehost', startMs: 0, endMs: 10_000, metricCount: 2 });
     expect(await api.listMetrics(summary.handle)).toEqual(expect.arrayContaining(['kernel.all.load', 'kernel.percpu.cpu.user']));
@@ -193,7 +193,7 @@ describe('EngineApi', () => {
 
 describe('derived expressions', () => {
   it('plots an expression through a per-source derived metric', async () => {
-    const api = new EngineApi(() => Promise.resolve({ ctx: fakeContext([load], 10), name: 'fake', endMs: 10_000, intervalMs: 1000, warnings: [] }));
+    const api = new EngineApi(() => Promise.resolve({ ctx: fakeContext([load], 10), name: 'fake', endMs: 10_000, intervalMs: 1000, archives: [], warnings: [] }));
     const { handle } = await api.open({ kind: 'url', url: 'x' });
     const b = await api.fetchSeries({ handle, plots: [{ metric: 'double load', expr: '2 * kernel.all.load', instances: { kind: 'all' } }, { metric: 'bad', expr: 'kernel.all.load +', instances: { kind: 'all' } }], t0Ms: 1000, t1Ms: 3000, stepMs: 1000, rate: true });
     expect([...(b.columns[0]?.values ?? [])]).toEqual([4, 8, 12]);
@@ -202,7 +202,7 @@ describe('derived expressions', () => {
   });
 
   it('reports libpcp syntax errors with a caret and unknown operands by position', async () => {
-    const api = new EngineApi(() => Promise.resolve({ ctx: fakeContext([load], 10), name: 'fake', endMs: 10_000, intervalMs: 1000, warnings: [] }));
+    const api = new EngineApi(() => Promise.resolve({ ctx: fakeContext([load], 10), name: 'fake', endMs: 10_000, intervalMs: 1000, archives: [], warnings: [] }));
     const { handle } = await api.open({ kind: 'url', url: 'x' });
     const bad = await api.checkExpression(handle, 'kernel.all.load +');
     expect(bad.ok).toBe(false);

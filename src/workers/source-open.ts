@@ -9,7 +9,8 @@ import { PM_ERR_EOL, PM_ERR_NOTARCHIVE, PmError, isPmError } from '../pcp-core/e
 import { blobFileSet } from '../pcp-core/io/blob-file-set';
 import { HttpFileSet } from '../pcp-core/io/http-file-set';
 import { openWebSocketTransport } from '../pcp-core/pdu/websocket-transport';
-import { groupArchiveFiles } from './drop-groups';
+import { parseArchiveFileName } from '../pcp-core/io/archive-file-name';
+import { posixBasename, posixDirname } from '../pcp-core/io/posix-path';
 import type { ProgressFn, SourceSpec } from './engine-types';
 import { timestampToMs } from './series-time';
 
@@ -21,13 +22,33 @@ export interface OpenedSource {
   readonly endMs: number;
   /** Typical sampling interval, 0 when unknown. */
   readonly intervalMs: number;
+  /** The archives the source spans, in time order (one name each); [] for live. */
+  readonly archives: readonly string[];
   readonly warnings: readonly PmError[];
+}
+
+/** The archive bases among dropped files when the spec does not name them (a single archive's files). */
+function basesOf(spec: Extract<SourceSpec, { kind: 'files' }>): string[] {
+  if (spec.archives) return [...spec.archives];
+  const bases = new Set<string>();
+  for (const f of spec.files) {
+    const parsed = parseArchiveFileName(posixBasename(f.path));
+    const dir = posixDirname(f.path);
+    if (parsed) bases.add(dir === '.' || dir === '' ? parsed.base : `${dir}/${parsed.base}`);
+  }
+  return [...bases];
+}
+
+/** A set's display name: the archive's name, or the first and last of several. */
+function setName(names: readonly string[]): string {
+  const short = names.map((n) => posixBasename(n));
+  return short.length <= 1 ? (short[0] ?? '') : `${short[0]} … ${short[short.length - 1]}`;
 }
 
 export function describeSpec(spec: SourceSpec): string {
   switch (spec.kind) {
     case 'files':
-      return spec.files.length === 1 ? (spec.files[0]?.path ?? 'files') : (groupArchiveFiles(spec.files.map((f) => f.path)).archives[0]?.base ?? `${spec.files.length} files`);
+      return spec.files.length === 1 ? (spec.files[0]?.path ?? 'files') : (basesOf(spec).join(', ') || `${spec.files.length} files`);
     case 'url':
       return spec.url;
     case 'live':
@@ -60,7 +81,9 @@ async function archiveOpened(ctx: ArchiveContext, name: string): Promise<OpenedS
   try {
     const endMs = timestampToMs(await ctx.archiveEnd());
     const intervalMs = await probeInterval(ctx);
-    return { ctx, name, endMs, intervalMs, warnings: [] };
+    // The set sorts its archives by label start (libpcp): name them in that order.
+    const archives = ctx.set.archives.map((a) => posixBasename(a.name));
+    return { ctx, name, endMs, intervalMs, archives, warnings: [] };
   } catch (e) {
     await ctx.close();
     throw e;
@@ -70,13 +93,14 @@ async function archiveOpened(ctx: ArchiveContext, name: string): Promise<OpenedS
 export async function openSource(spec: SourceSpec, progress: ProgressFn): Promise<OpenedSource> {
   switch (spec.kind) {
     case 'files': {
-      const groups = groupArchiveFiles(spec.files.map((f) => f.path));
-      const archive = groups.archives[0];
-      if (!archive || groups.archives.length > 1) throw new PmError(PM_ERR_NOTARCHIVE, 'expected the files of exactly one archive (BASE.meta, BASE.index, BASE.0 …)', describeSpec(spec));
-      progress({ phase: `reading ${archive.base}`, done: 0, total: 0 });
-      const fs = blobFileSet(archive.base, spec.files.map((f) => ({ path: f.path, blob: f.file })));
-      const ctx = await openArchiveContext(fs, archive.base);
-      return archiveOpened(ctx, archive.base.split('/').pop() ?? archive.base);
+      const bases = basesOf(spec);
+      if (bases.length === 0) throw new PmError(PM_ERR_NOTARCHIVE, 'expected the files of an archive (BASE.meta, BASE.index, BASE.0 …)', describeSpec(spec));
+      const name = setName(bases);
+      progress({ phase: `reading ${name}`, done: 0, total: 0 });
+      const fs = blobFileSet(name, spec.files.map((f) => ({ path: f.path, blob: f.file })));
+      // Several archives of one host: one context over libpcp's comma list (archive-set.ts).
+      const ctx = await openArchiveContext(fs, bases.join(','));
+      return archiveOpened(ctx, name);
     }
     case 'url': {
       progress({ phase: `finding the files of ${spec.url}`, done: 0, total: 0 });
@@ -88,7 +112,7 @@ export async function openSource(spec: SourceSpec, progress: ProgressFn): Promis
     case 'live': {
       progress({ phase: `connecting to ${spec.host}`, done: 0, total: 0 });
       const ctx = await LiveContext.open({ target: spec.host, connect: () => openWebSocketTransport(spec.bridgeUrl) });
-      return { ctx, name: spec.host, endMs: NaN, intervalMs: 0, warnings: [] };
+      return { ctx, name: spec.host, endMs: NaN, intervalMs: 0, archives: [], warnings: [] };
     }
   }
 }

@@ -230,7 +230,19 @@ export class LogCursor {
     }
   }
 
+  /**
+   * Where the last PM_ERR_LOGREC was met (volume file and the record's byte offset), so the
+   * error can name it: libpcp's code alone says nothing of where the damage is.
+   */
+  lastCorrupt: { readonly volume: string; readonly offset: number } | undefined;
+
   private async readAfterHeader(vb: VolumeBytes, direction: Direction, offset: number, head: number): Promise<ReadOutcome> {
+    const out = await this.readFramed(vb, direction, offset, head);
+    if (out === PM_ERR_LOGREC) this.lastCorrupt = { volume: vb.name, offset: direction === MODE_FORW ? offset : Math.max(0, offset - head) };
+    return out;
+  }
+
+  private async readFramed(vb: VolumeBytes, direction: Direction, offset: number, head: number): Promise<ReadOutcome> {
     this.markDone = 0;
     const headAt = this.pos;
     const span = recordSpan(direction, offset, headAt, head);

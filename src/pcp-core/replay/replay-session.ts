@@ -2,7 +2,7 @@
 // pmSetMode sets them, the instance profile, and pmFetch / pmFetchArchive / pmGetArchiveEnd
 // dispatched to FORW/BACK serial reading or to the INTERP engine. ArchiveContext adds the
 // metadata lookups on top; tests drive this directly over fixture archives.
-import { PM_ERR_MODE, PmError } from '../errors';
+import { PM_ERR_LOGREC, PM_ERR_MODE, PmError } from '../errors';
 import type { PmId, Result, Timestamp } from '../types';
 import type { ProfileChange } from '../context/context';
 import { InstanceProfile } from '../context/instance-profile';
@@ -92,12 +92,12 @@ export class ReplaySession {
       const when = this.originTs;
       const out = await this.interp.fetch(pmids, when, this.direction, this.profile);
       if ('result' in out || out.advanced) this.originTs = addTimestamp(when, this.deltaSec, this.deltaNsec);
-      if ('error' in out) throw new PmError(out.error);
+      if ('error' in out) throw this.failure(out.error);
       return out.result;
     }
     const dir = this.mode === PM_MODE_BACK ? MODE_BACK : MODE_FORW;
     const out = await serialRead(this.cursor, dir, this.originTs, pmids);
-    if ('error' in out) throw new PmError(out.error);
+    if ('error' in out) throw this.failure(out.error);
     this.originTs = out.record.timestamp;
     return resultForPmids(out.record, pmids, this.set.meta, this.profile);
   }
@@ -107,9 +107,16 @@ export class ReplaySession {
     if (this.mode === PM_MODE_INTERP) throw new PmError(PM_ERR_MODE);
     const dir = this.mode === PM_MODE_BACK ? MODE_BACK : MODE_FORW;
     const out = await serialRead(this.cursor, dir, this.originTs, []);
-    if ('error' in out) throw new PmError(out.error);
+    if ('error' in out) throw this.failure(out.error);
     this.originTs = out.record.timestamp;
     return resultForRecord(out.record, this.set.meta);
+  }
+
+  /** A fetch's error code as a PmError; a corrupt record is named by volume and offset. */
+  private failure(code: number): PmError {
+    const at = this.cursor.lastCorrupt;
+    if (code === PM_ERR_LOGREC && at) return new PmError(code, undefined, `${at.volume} at offset ${at.offset}`);
+    return new PmError(code);
   }
 
   /** pmGetArchiveEnd. */

@@ -3,7 +3,7 @@
 export type { ViewChart, ViewChartStyle, ViewFile, ViewGlobals, ViewInstances, ViewPlot, ViewScheme, ViewTab } from './view-model';
 export { VIEW_CHART_STYLES, emptyView, schemeForTab } from './view-model';
 export type { ViewDiagnostic, ViewParseResult } from './view-parser';
-export { formatViewDiagnostic, isExecutableView, parseView } from './view-parser';
+export { formatViewDiagnostic, isExecutableView, looksLikeView, parseView } from './view-parser';
 export type { FormatViewOptions } from './view-serializer';
 export { ViewFormatError, formatView } from './view-serializer';
 export type { Rgb } from './colors';

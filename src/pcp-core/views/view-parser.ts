@@ -375,6 +375,15 @@ class Parser {
   }
 }
 
+/**
+ * Whether text starts as pmchart accepts a view to start: its first word `#kmchart` or
+ * `#pmchart` (any case, the parser's rule), or `#!` (an executable view). Lets a drop of
+ * mixed files tell a view from a stray file by its first bytes.
+ */
+export function looksLikeView(head: string): boolean {
+  return isExecutableView(head) || /^[ \t]*#(kmchart|pmchart)(?=[\s]|$)/i.test(head);
+}
+
 /** Whether a view is an executable script (`#!`), which pmchart runs and pmdash cannot. */
 export function isExecutableView(text: string): boolean {
   return text.startsWith('#!');

@@ -107,11 +107,13 @@ export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[]
       const l = liveHub.get(chart.id, sourceId);
       const e = l.block || l.error ? { ...l, loading: false } : seriesCache.get(chart.id, sourceId);
       if (e.block) blocks.set(sourceId, e.block);
-      if (e.error) errors.push({ sourceId, error: e.error });
+      // A source's own trouble (a lost connection) is told once, in the notification area.
+      const src = sources.find((x) => x.id === sourceId);
+      if (e.error && src?.status === 'ready' && (src.connection === undefined || src.connection.state === 'connected')) errors.push({ sourceId, error: e.error });
       loading ||= e.loading;
     }
     return { blocks, errors, loading };
     // `version` is the cache's change signal for this chart.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [version, groups, chart.id]);
+  }, [version, groups, chart.id, sources]);
 }

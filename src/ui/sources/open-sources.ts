@@ -2,19 +2,20 @@
 // bundled demo — goes through these functions, which own the loading state: the store hears
 // beganOpening → reportedProgress → finishedOpening | failedOpening per archive, so one bad
 // archive shows its error while the others open and keep working (speedscope's loadProfile).
-import { asEngineError, getEngine, progressCallback, remoteCallback } from '../engine-client';
+import { asEngineError, describeError, getEngine, progressCallback, remoteCallback } from '../engine-client';
+import { notify } from '../menu/notices';
 import { dash } from '../store';
-import type { ConnectionStatus, DroppedFile, SourceSpec, SourceSummary } from '../../workers/engine-types';
+import type { ConnectionStatus, DropClassification, DroppedFile, SourceSpec, SourceSummary } from '../../workers/engine-types';
 import type { SourceOrigin } from '../state/model';
-import { addOverviewIfEmpty } from '../views/overview';
-import { isViewBlob, openViewText } from '../views/view-actions';
+import { showOverviewFor, tabsOf } from '../views/overview';
+import { openViewText } from '../views/view-actions';
 import { delayedProgress, toOpenProgress } from './delayed-progress';
 import { rememberSource } from './recent-sources';
 
 /** Progress is shown only for opens slower than this (the brief's ~200 ms). */
 const PROGRESS_DELAY_MS = 200;
 
-async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string): Promise<SourceSummary | undefined> {
+async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string, opts: OpenOptions = {}): Promise<SourceSummary | undefined> {
   const id = dash().beganOpening(origin, label);
   // The engine reports its phases at the start of an open; dropping those that came before
   // the delay (as this did) left a slow open's bar without its phase, and the bar itself
@@ -32,7 +33,7 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string): P
       dash().connectionChanged(id, { state: 'connected' });
       await getEngine().watchConnection(summary.handle, remoteCallback((c: ConnectionStatus) => dash().connectionChanged(id, c)));
     }
-    await addOverviewIfEmpty(id, summary);
+    await becameCurrent(id, summary, opts);
     return summary;
   } catch (e) {
     dash().failedOpening(id, asEngineError(e, label));
@@ -42,35 +43,82 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string): P
   }
 }
 
-/** Opens an archive by URL (base name, or any of its files' URLs). */
-export function openUrl(url: string): Promise<SourceSummary | undefined> {
-  const abs = new URL(url, location.href).href;
-  return openOne({ kind: 'url', url: abs }, { kind: 'url', url: abs }, abs.split('/').pop() || abs);
+/** How a source came to be opened. */
+export interface OpenOptions {
+  /**
+   * The page opened it by itself (the bundled demo): the first source the user opens then
+   * replaces its dashboard, unless the user has changed it.
+   */
+  readonly isDefault?: boolean;
 }
 
-/** Opens dropped or picked files: one source per archive, one error per stray file. */
+/** Opens an archive by URL (base name, or any of its files' URLs). */
+export function openUrl(url: string, opts: OpenOptions = {}): Promise<SourceSummary | undefined> {
+  const abs = new URL(url, location.href).href;
+  return openOne({ kind: 'url', url: abs }, { kind: 'url', url: abs }, abs.split('/').pop() || abs, opts);
+}
+
+/**
+ * Opens dropped or picked files as the engine sorts them (drop-classify.ts): one source per
+ * host (an archive set when the host has several archives), pmchart views once the archives
+ * are open, one error per stray file.
+ */
 export async function openFiles(files: readonly DroppedFile[]): Promise<void> {
   if (files.length === 0) return;
-  const groups = await getEngine().groupFiles(files.map((f) => f.path));
-  const views: DroppedFile[] = [];
-  for (const i of groups.stray) {
-    const f = files[i];
+  let sorted: DropClassification;
+  try {
+    sorted = await getEngine().classifyDrop(files);
+  } catch (e) {
+    notify('error', describeError(asEngineError(e, `${files.length} dropped files`)));
+    return;
+  }
+  for (const { index, error } of sorted.strays) {
+    const f = files[index];
     if (!f) continue;
-    // A pmchart view file among the drop: loaded once the archives are open (issue 8).
-    if (await isViewBlob(f.file)) {
-      views.push(f);
-      continue;
-    }
     const id = dash().beganOpening({ kind: 'files', names: [f.path] }, f.path);
-    dash().failedOpening(id, { code: 'PM_ERR_NOTARCHIVE', message: 'not a file of a PCP archive (expected BASE.meta, BASE.index or BASE.N, optionally compressed) or its archive has no .meta file', context: f.path });
+    dash().failedOpening(id, error);
   }
   await Promise.all(
-    groups.archives.map((g) => {
+    sorted.archives.map((g) => {
       const parts = g.files.map((i) => files[i]).filter((f): f is DroppedFile => f !== undefined);
-      return openOne({ kind: 'files', files: parts }, { kind: 'files', names: parts.map((p) => p.path) }, g.base);
+      const label = g.bases.length === 1 ? (g.bases[0] ?? '').split('/').pop() ?? '' : `${g.bases.length} archives of ${g.hostname}`;
+      return openOne({ kind: 'files', files: parts, archives: g.bases }, { kind: 'files', names: parts.map((p) => p.path) }, label);
     }),
   );
-  for (const v of views) await openViewText(v.path, await v.file.text());
+  for (const i of sorted.views) {
+    const v = files[i];
+    if (v) await openViewText(v.path, await v.file.text());
+  }
+}
+
+/**
+ * What the user opened becomes current: the metric browser shows it, its Overview is on
+ * screen (views/overview.ts decides where) and the time moves into an archive's span. A
+ * replaced demo is closed and leaves the list.
+ */
+async function becameCurrent(id: string, summary: SourceSummary, opts: OpenOptions): Promise<void> {
+  const { replaced } = await showOverviewFor(id, summary, opts);
+  dash().choseSource(id);
+  if (summary.kind === 'archive') dash().enteredArchive(summary.startMs, summary.endMs, summary.intervalMs);
+  if (replaced !== undefined) {
+    await closeSource(replaced);
+    dash().forgotSource(replaced);
+  }
+}
+
+/** The user picked a source in the panel: it becomes current and its tab comes forward. */
+export function selectSource(id: string): void {
+  const s = dash().sources.find((x) => x.id === id);
+  if (s?.status !== 'ready') return;
+  dash().choseSource(id);
+  const tab = tabsOf(id)[0];
+  if (tab) dash().selectedTab(tab);
+  const sum = s.summary;
+  // Its tab shows its own time: move there unless the position already is inside it.
+  if (sum?.kind === 'archive') {
+    const p = dash().positionMs;
+    if (!(p >= sum.startMs && p <= sum.endMs)) dash().enteredArchive(sum.startMs, sum.endMs, sum.intervalMs);
+  }
 }
 
 /** Opens a live host through the bridge. */
@@ -78,9 +126,17 @@ export function openLive(host: string, bridgeUrl: string): Promise<SourceSummary
   return openOne({ kind: 'live', host, bridgeUrl }, { kind: 'live', host }, host);
 }
 
-/** Closes a source in the engine; its entry stays listed as closed. */
+/**
+ * Closes a source in the engine; its entry stays listed as closed, its plots go (charts and
+ * tabs left empty with them), and the next open source becomes current.
+ */
 export async function closeSource(id: string): Promise<void> {
   const src = dash().sources.find((s) => s.id === id);
-  if (src?.handle !== undefined) await getEngine().close(src.handle).catch(() => undefined);
+  // A failed close is reported, but the source is closed on screen either way.
+  if (src?.handle !== undefined) await getEngine().close(src.handle).catch((e: unknown) => notify('warning', describeError(asEngineError(e, src.label))));
+  const wasCurrent = dash().currentSourceId === id;
   dash().closedSource(id);
+  dash().removedSourcePlots(id);
+  const next = dash().currentSourceId;
+  if (wasCurrent && next !== undefined) selectSource(next);
 }

@@ -2,24 +2,28 @@
 // error (per file), plus the ways to open more: file picker (files or a folder), URL, live
 // host, and the recent archive URLs and hosts this browser remembers (recent-sources.ts).
 import { useId, useRef, useState, useSyncExternalStore } from 'react';
-import { describeError } from '../engine-client';
 import { dash, useDash } from '../store';
+import './sources.css';
 import type { SourceEntry } from '../state/model';
 import { formatCtime, type DisplayZone } from '../time/zone';
 import { bridgeUrlFor, PMCD_PORT } from './bridge-url';
-import { closeSource, openFiles, openLive, openUrl } from './open-sources';
+import { closeSource, openFiles, openLive, openUrl, selectSource } from './open-sources';
 import { readPicked } from './read-drop';
 import { forgetSource, recentKey, recentSources, recentTarget, subscribeRecentSources, type RecentSource } from './recent-sources';
 
 function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zone: DisplayZone }) {
   const sum = s.summary;
   return (
-    <li className={`source ${s.status}${current ? ' current' : ''}`} data-testid="source" data-status={s.status} data-label={s.label} onClick={() => s.status === 'ready' && dash().choseSource(s.id)}>
+    <li className={`source ${s.status}${current ? ' current' : ''}`} data-testid="source" data-status={s.status} data-label={s.label} onClick={() => selectSource(s.id)}>
       <div className="source-head">
         <span className="source-kind">{sum?.kind === 'live' || s.origin.kind === 'live' ? 'LIVE' : 'ARCHIVE'}</span>
         <span className="source-name" title={s.label}>{s.label}</span>
-        {s.status !== 'closed' && s.status !== 'opening' && (
+        {s.status === 'ready' && (
           <button type="button" className="small" title="Close source" onClick={(e) => { e.stopPropagation(); void closeSource(s.id); }}>✕</button>
+        )}
+        {/* A failed or closed source has nothing to close: its ✕ takes it (and its notice) off the list. */}
+        {(s.status === 'failed' || s.status === 'closed') && (
+          <button type="button" className="small" title="Remove from the list" onClick={(e) => { e.stopPropagation(); dash().forgotSource(s.id); }}>✕</button>
         )}
       </div>
       {/* Only slow opens get progress (open-sources.ts sets it after a delay). */}
@@ -32,6 +36,7 @@ function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zon
       {sum && (
         <div className="source-meta" data-testid="source-meta">
           host <b>{sum.hostname}</b> · {sum.metricCount} metrics
+          {sum.archives.length > 1 && <> · <span data-testid="source-archives" data-count={sum.archives.length} title={sum.archives.join('\n')}>{sum.archives.length} archives</span></>}
           {sum.kind === 'archive' && (
             <div className="span">{formatCtime(sum.startMs, zone)} – {formatCtime(sum.endMs, zone)}</div>
           )}
@@ -41,11 +46,11 @@ function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zon
         <div className={`connection ${s.connection.state}`} data-testid="connection" data-state={s.connection.state}>
           {s.connection.state}
           {s.connection.state === 'reconnecting' && s.connection.retryInMs !== undefined && ` (retry in ${Math.ceil(s.connection.retryInMs / 1000)} s, attempt ${s.connection.attempts ?? 1})`}
-          {s.connection.error && `: ${describeError(s.connection.error)}`}
         </div>
       )}
-      {s.error && <div className="source-error" data-testid="source-error" role="alert">{s.error.code}: {describeError(s.error)}</div>}
-      {sum?.warnings.map((w, i) => <div key={i} className="source-warning">{describeError(w)}</div>)}
+      {/* Errors and warnings are told once, in the notification area (menu/notices-list.tsx). */}
+      {s.status === 'failed' && <div className="source-error" data-testid="source-status">failed · see notices</div>}
+      {s.status === 'closed' && s.origin.kind !== 'live' && <div className="source-meta" data-testid="source-status">closed</div>}
     </li>
   );
 }

@@ -26,6 +26,11 @@ export interface ChartsSlice {
   changedPlot(chartId: string, plotId: string, change: Partial<Omit<PlotSpec, 'id'>>): void;
   removedPlot(chartId: string, plotId: string): void;
   removedChart(chartId: string): void;
+  /**
+   * A source closed: its plots go, charts left without plots go, and tabs left without
+   * charts go (the last tab stays), so nothing on screen shows the closed source as current.
+   */
+  removedSourcePlots(sourceId: string): void;
   movedChart(chartId: string, delta: number): void;
   /** The chart's resize handle was dragged or keyed to a new plot height (CSS px). */
   resizedChart(chartId: string, heightPx: number): void;
@@ -107,6 +112,23 @@ export const createChartsSlice: SliceCreator<ChartsSlice> = (set, get) => {
         const charts = { ...s.charts };
         delete charts[chartId];
         return { charts, tabs: s.tabs.map((t) => ({ ...t, chartIds: t.chartIds.filter((c) => c !== chartId) })), editing: s.editing === chartId ? undefined : s.editing, currentChartId: s.currentChartId === chartId ? undefined : s.currentChartId };
+      });
+    },
+    removedSourcePlots(sourceId) {
+      set((s) => {
+        const charts: Record<string, ChartSpec> = {};
+        for (const [id, c] of Object.entries(s.charts)) {
+          const plots = c.plots.filter((p) => p.sourceId !== sourceId);
+          if (plots.length === 0 && c.plots.length > 0) continue;
+          charts[id] = plots.length === c.plots.length ? c : { ...c, plots };
+        }
+        const kept = s.tabs.map((t) => ({ ...t, chartIds: t.chartIds.filter((id) => id in charts) }));
+        // A tab that only held the source's charts goes with them; one that was empty stays.
+        let tabs = kept.filter((t, i) => t.chartIds.length > 0 || (s.tabs[i]?.chartIds.length ?? 0) === 0);
+        if (tabs.length === 0) tabs = [{ ...(kept[0] ?? { id: 't0', label: 'Overview', chartIds: [] }), chartIds: [] }];
+        const activeTabId = tabs.some((t) => t.id === s.activeTabId) ? s.activeTabId : (tabs[0]?.id ?? 't0');
+        const gone = (id: string | undefined): boolean => id !== undefined && !(id in charts);
+        return { charts, tabs, activeTabId, editing: gone(s.editing) ? undefined : s.editing, currentChartId: gone(s.currentChartId) ? undefined : s.currentChartId };
       });
     },
     movedChart(chartId, delta) {

@@ -23,6 +23,8 @@ export interface SourcesSlice {
   /** The user closed a source: its charts' plots stay, showing the source as closed. */
   closedSource(id: string): void;
   choseSource(id: string): void;
+  /** A source is dropped from the list altogether (the demo, replaced by what the user opened). */
+  forgotSource(id: string): void;
 }
 
 function patch(list: readonly SourceEntry[], id: string, change: Partial<SourceEntry>): SourceEntry[] {
@@ -65,6 +67,13 @@ export const createSourcesSlice: SliceCreator<SourcesSlice> = (set, get) => ({
   },
   choseSource(id) {
     set({ currentSourceId: id });
+  },
+  forgotSource(id) {
+    set((s) => ({
+      sources: s.sources.filter((x) => x.id !== id),
+      currentSourceId: s.currentSourceId === id ? s.sources.find((x) => x.id !== id && x.status === 'ready')?.id : s.currentSourceId,
+    }));
+    get().archiveBoundsChanged();
   },
 });
 

@@ -5,7 +5,7 @@ import { createDashStore } from '../store';
 import type { SourceSummary } from '../../workers/engine-types';
 
 function summary(startMs: number, endMs: number, intervalMs: number): SourceSummary {
-  return { handle: 1, kind: 'archive', name: 'a', hostname: 'h', timezone: 'UTC', zoneinfo: '', startMs, endMs, intervalMs, metricCount: 1, warnings: [] };
+  return { handle: 1, kind: 'archive', name: 'a', hostname: 'h', timezone: 'UTC', zoneinfo: '', startMs, endMs, intervalMs, metricCount: 1, archives: ['a'], warnings: [] };
 }
 
 function opened(startMs = 1_000_000, endMs = 1_000_000 + 600_000, intervalMs = 1000) {

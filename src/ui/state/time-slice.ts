@@ -45,6 +45,11 @@ export interface TimeSlice {
   readonly livePaused: boolean;
 
   archiveBoundsChanged(): void;
+  /**
+   * An archive (or archive set) became current: the grid, interval and window are made for
+   * its span and the position moves into it, as when it is the first one opened.
+   */
+  enteredArchive(startMs: number, endMs: number, loggedIntervalMs: number): void;
   pressedPlay(): void;
   pressedReverse(): void;
   pressedStop(): void;
@@ -130,16 +135,19 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
       if (Number.isNaN(s.positionMs)) {
         // First archive: data visible at once (unlike pmchart, §1d D9).
         const first = s.sources.find((x) => x.status === 'ready' && x.summary?.kind === 'archive')?.summary;
-        const span = Math.max(1, b.endMs - b.startMs);
-        const intervalMs = first && first.intervalMs > 0 ? Math.max(roundInterval(first.intervalMs), niceInterval(span, MAX_POINTS)) : niceInterval(span, DEFAULT_POINTS);
-        const windowMs = Math.max(MIN_POINTS * intervalMs, Math.min(Math.ceil(span / intervalMs) * intervalMs, DEFAULT_POINTS * intervalMs, Math.floor(DEFAULT_WINDOW_MS / intervalMs) * intervalMs));
-        set({ anchorMs: b.startMs, intervalMs, windowMs, speed: defaultSpeed(intervalMs) });
-        // One interval short of the end: libpcp interpolates nothing at the very last instant
-        // of an archive (pcp#433), and an empty legend is a poor first sight.
-        set({ positionMs: place(Math.min(b.startMs + windowMs, b.endMs - intervalMs)) });
+        get().enteredArchive(b.startMs, b.endMs, first?.intervalMs ?? 0);
       } else {
         set({ positionMs: place(s.positionMs) });
       }
+    },
+    enteredArchive(startMs, endMs, loggedIntervalMs) {
+      const span = Math.max(1, endMs - startMs);
+      const intervalMs = loggedIntervalMs > 0 ? Math.max(roundInterval(loggedIntervalMs), niceInterval(span, MAX_POINTS)) : niceInterval(span, DEFAULT_POINTS);
+      const windowMs = Math.max(MIN_POINTS * intervalMs, Math.min(Math.ceil(span / intervalMs) * intervalMs, DEFAULT_POINTS * intervalMs, Math.floor(DEFAULT_WINDOW_MS / intervalMs) * intervalMs));
+      set({ anchorMs: startMs, intervalMs, windowMs, speed: defaultSpeed(intervalMs), playState: 'stopped', bounds: undefined });
+      // One interval short of the end: libpcp interpolates nothing at the very last instant
+      // of an archive (pcp#433), and an empty legend is a poor first sight.
+      set({ positionMs: place(Math.min(startMs + windowMs, endMs - intervalMs)) });
     },
     pressedPlay() {
       if (get().vcrMode === 'step') get().steppedForward();

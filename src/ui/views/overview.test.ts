@@ -9,19 +9,19 @@ vi.mock('../engine-client', () => ({
   getEngine: () => ({ listMetrics: () => new Promise<string[]>((ok) => pending.push(() => ok(['kernel.all.load', 'hinv.ncpu']))) }),
 }));
 
-const { addOverviewIfEmpty } = await import('./overview');
+const { showOverviewFor } = await import('./overview');
 const { dash } = await import('../store');
 
 function live(handle: number, hostname: string): SourceSummary {
-  return { handle, kind: 'live', name: hostname, hostname, timezone: '', zoneinfo: '', startMs: 0, endMs: 0, intervalMs: 0, metricCount: 2, warnings: [] };
+  return { handle, kind: 'live', name: hostname, hostname, timezone: '', zoneinfo: '', startMs: 0, endMs: 0, intervalMs: 0, metricCount: 2, archives: [], warnings: [] };
 }
 
-describe('addOverviewIfEmpty for live hosts', () => {
+describe('showOverviewFor with live hosts', () => {
   it('gives each of two hosts opened together its own tab', async () => {
     const empty = dash().tabs.filter((t) => t.chartIds.length === 0).length;
     expect(empty).toBeGreaterThan(0);
-    const a = addOverviewIfEmpty('s1', live(1, 'a'));
-    const b = addOverviewIfEmpty('s2', live(2, 'b'));
+    const a = showOverviewFor('s1', live(1, 'a'));
+    const b = showOverviewFor('s2', live(2, 'b'));
     await vi.waitFor(() => expect(pending).toHaveLength(2));
     for (const release of pending) release();
     await Promise.all([a, b]);

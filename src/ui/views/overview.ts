@@ -1,9 +1,10 @@
 // The startup dashboard: pmchart's Overview view re-expressed (docs/pmchart-reference.md §1c:
 // CPU utilization, load average with the CPU count, disk IOPS, network bytes, memory), built
-// for one source from the metrics it actually has, so a newcomer sees real charts at once.
+// for one source from the metrics it actually has, so a newcomer sees real charts at once; and
+// where a newly opened source's Overview goes.
 import { getEngine } from '../engine-client';
 import { dash } from '../store';
-import type { ChartSpec, PlotSpec } from '../state/model';
+import type { ChartSpec, PlotSpec, TabSpec } from '../state/model';
 import type { SourceSummary } from '../../workers/engine-types';
 
 type NewPlot = Omit<PlotSpec, 'id'>;
@@ -45,29 +46,63 @@ export function overviewCharts(sourceId: string, has: (name: string) => boolean)
   return charts.filter((c) => c.plots.length > 0);
 }
 
+/** The source the page opened by default (the bundled demo), and the layout its Overview was built as. */
+let defaultSource: { readonly id: string; layout: string | undefined } | undefined;
+
+function layoutKey(d: { tabs: readonly TabSpec[]; charts: Readonly<Record<string, ChartSpec>> }): string {
+  return JSON.stringify([d.tabs, d.charts]);
+}
+
+/** The default source whose untouched Overview is all the dashboard shows, if any. */
+export function untouchedDemo(): string | undefined {
+  const d = dash();
+  const demo = defaultSource;
+  if (!demo || !d.sources.some((x) => x.id === demo.id && x.status === 'ready')) return undefined;
+  return demo.layout !== undefined && demo.layout === layoutKey(d) ? demo.id : undefined;
+}
+
 /**
- * Adds the Overview for a newly opened source: an archive fills the active tab when it is
- * still empty; a live host gets a tab of its own (pmchart keeps live and archive tabs apart).
+ * Puts a newly opened source on screen (issue 13 "what you open is what you see") and returns
+ * the tab it shows in, plus the demo source it replaced, if any. An untouched demo dashboard
+ * is replaced by the source's Overview; a dashboard without charts takes it in its active tab;
+ * otherwise the source gets a tab of its own. A source the layout already plots (a restored
+ * link) gets no Overview: its tab is brought forward.
  */
-export async function addOverviewIfEmpty(sourceId: string, summary: SourceSummary): Promise<void> {
-  const s = dash();
-  if (summary.kind === 'live') {
-    // The metric list first, then the tab and its charts with no await in between: two hosts
-    // opened together (`?host=a&host=b`) otherwise both saw the same empty tab and shared it.
-    const names = new Set(await getEngine().listMetrics(summary.handle));
-    const d = dash();
-    const current = d.tabs.find((t) => t.id === d.activeTabId);
-    const tabId = current && current.chartIds.length === 0 ? current.id : d.addedTab(`Live ${summary.hostname}`);
-    if (current?.id === tabId) d.renamedTab(tabId, `Live ${summary.hostname}`);
-    for (const c of overviewCharts(sourceId, (n) => names.has(n))) dash().addedChart(c, tabId);
-    dash().selectedTab(tabId);
-    return;
-  }
-  const tab = s.tabs.find((t) => t.id === s.activeTabId);
-  if (!tab || tab.chartIds.length > 0) return;
+export async function showOverviewFor(sourceId: string, summary: SourceSummary, opts: { readonly isDefault?: boolean } = {}): Promise<{ tabId: string; replaced: string | undefined }> {
   const names = new Set(await getEngine().listMetrics(summary.handle));
-  // Another source may have filled the tab meanwhile.
-  const again = dash().tabs.find((t) => t.id === tab.id);
-  if (!again || again.chartIds.length > 0) return;
-  for (const c of overviewCharts(sourceId, (n) => names.has(n))) dash().addedChart(c, tab.id);
+  // From here on no await: two sources opened together (`?host=a&host=b`, a drop of two
+  // hosts) must each see the other's tab, not both the same empty one.
+  const d = dash();
+  const own = tabsOf(sourceId);
+  if (own[0]) return { tabId: own[0], replaced: undefined };
+  // The first archive's tab is pmchart's "Overview"; a source beside others is named by its
+  // tab (the archive's name), a live host always (pmchart keeps live and archive tabs apart).
+  const live = summary.kind === 'live' ? `Live ${summary.hostname}` : undefined;
+  const charts = overviewCharts(sourceId, (n) => names.has(n));
+  const replaced = untouchedDemo();
+  let tabId: string;
+  if (replaced !== undefined) {
+    const first = d.tabs[0]?.id ?? 't0';
+    d.replacedLayout([{ id: first, label: live ?? 'Overview', chartIds: [] }], {}, d.idSerial);
+    tabId = first;
+  } else if (d.tabs.every((t) => t.chartIds.length === 0)) {
+    tabId = d.activeTabId;
+    if (live) d.renamedTab(tabId, live);
+  } else {
+    tabId = d.addedTab(live ?? summary.name);
+  }
+  for (const c of charts) dash().addedChart(c, tabId);
+  dash().selectedTab(tabId);
+  // The page's own choice (the demo) gives way to the first thing the user opens, as long as
+  // the user has not changed its dashboard.
+  if (opts.isDefault) defaultSource = { id: sourceId, layout: layoutKey(dash()) };
+  return { tabId, replaced };
+}
+
+/** The tabs that plot `sourceId`, those plotting nothing else first. */
+export function tabsOf(sourceId: string): string[] {
+  const d = dash();
+  const sourcesOf = (t: TabSpec): Set<string> => new Set(t.chartIds.flatMap((id) => d.charts[id]?.plots.map((p) => p.sourceId) ?? []));
+  const withIt = d.tabs.filter((t) => sourcesOf(t).has(sourceId));
+  return [...withIt.filter((t) => sourcesOf(t).size === 1), ...withIt.filter((t) => sourcesOf(t).size > 1)].map((t) => t.id);
 }

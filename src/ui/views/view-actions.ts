@@ -10,16 +10,6 @@ import { notify } from '../menu/notices';
 import { dash } from '../store';
 import { bindHidden, dashboardToView, viewToDashboard } from './view-mapping';
 
-/** Whether text starts like a pmchart view file (current or legacy format). */
-export function looksLikeView(text: string): boolean {
-  return /^\s*#(kmchart|pmchart)\b/i.test(text) || text.startsWith('#!');
-}
-
-/** Whether a dropped file is a view file (its first bytes). */
-export async function isViewBlob(blob: Blob): Promise<boolean> {
-  return looksLikeView(await blob.slice(0, 64).text());
-}
-
 /** Adds a parsed view's tabs and charts to the dashboard, bound to the open sources. */
 export function applyView(view: ViewFile, colors: Readonly<Record<string, string>>, name: string): boolean {
   const s = dash();

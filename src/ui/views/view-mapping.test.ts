@@ -7,7 +7,7 @@ import type { ChartSpec, SourceEntry, TabSpec } from '../state/model';
 import { seriesKey } from '../state/model';
 import { bindHidden, dashboardToView, viewToDashboard } from './view-mapping';
 
-const summary = (hostname: string) => ({ handle: 1, kind: 'archive' as const, name: hostname, hostname, timezone: 'UTC', zoneinfo: '', startMs: 0, endMs: 1, intervalMs: 1000, metricCount: 1, warnings: [] });
+const summary = (hostname: string) => ({ handle: 1, kind: 'archive' as const, name: hostname, hostname, timezone: 'UTC', zoneinfo: '', startMs: 0, endMs: 1, intervalMs: 1000, metricCount: 1, archives: [hostname], warnings: [] });
 const sources: SourceEntry[] = [
   { id: 's1', origin: { kind: 'url', url: 'http://x/a' }, label: 'a', status: 'ready', summary: summary('alpha.example.com') },
   { id: 's2', origin: { kind: 'url', url: 'http://x/b' }, label: 'b', status: 'ready', summary: summary('beta') },
