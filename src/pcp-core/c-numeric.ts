@@ -306,3 +306,35 @@ export function strtol(text: string, start: number): { value: number; end: numbe
   }
   return { value: neg ? -v : v, end: i };
 }
+
+const signView = new DataView(new ArrayBuffer(8));
+
+/** C's signbit(): also for NaN, whose sign glibc prints ("-nan": x86's inf - inf sets it). */
+export function signBit(x: number): boolean {
+  signView.setFloat64(0, x);
+  return (signView.getUint8(0) & 0x80) !== 0;
+}
+
+/** glibc's printf text for a non-finite double: "inf", "-inf", "nan", "-nan" (upper for %E/%F). */
+export function cNonFinite(x: number, upper: boolean): string {
+  const s = `${signBit(x) ? '-' : ''}${Number.isNaN(x) ? 'nan' : 'inf'}`;
+  return upper ? s.toUpperCase() : s;
+}
+
+/** printf("%.Nf", x) as glibc prints it: exact decimal expansion, to nearest, ties to even. */
+export function formatFixedC(x: number, digits: number): string {
+  if (!Number.isFinite(x)) return cNonFinite(x, false);
+  const neg = signBit(x);
+  const { mant, exp } = decomposeDouble(Math.abs(x));
+  // |x| · 10^digits = num / den exactly; q is its rounded value.
+  let num = mant * 10n ** BigInt(digits);
+  let den = 1n;
+  if (exp >= 0) num <<= BigInt(exp);
+  else den <<= BigInt(-exp);
+  let q = num / den;
+  const r2 = (num - q * den) * 2n;
+  if (r2 > den || (r2 === den && (q & 1n) === 1n)) q += 1n;
+  const s = q.toString().padStart(digits + 1, '0');
+  const int = s.slice(0, s.length - digits);
+  return `${neg ? '-' : ''}${digits > 0 ? `${int}.${s.slice(s.length - digits)}` : int}`;
+}

@@ -4,7 +4,7 @@
 // FLT_MIN..FLT_MAX), and numbers written into a STRING output use printf's "%d", "%u",
 // 64-bit decimal, "%.9e" (FLOAT) and "%.17e" (DOUBLE), reproduced exactly here.
 import { PM_ERR_TYPE } from '../errors';
-import { strtod } from '../c-numeric';
+import { cNonFinite, strtod } from '../c-numeric';
 import type { AtomValue } from '../types';
 import { PM_TYPE_32, PM_TYPE_64, PM_TYPE_DOUBLE, PM_TYPE_FLOAT, PM_TYPE_STRING, PM_TYPE_U32, PM_TYPE_U64 } from '../types';
 
@@ -110,8 +110,7 @@ export function stringValue(text: string, type: number): StringValueResult {
 
 /** printf("%.Ne", v) with glibc's exact rounding (to nearest, ties to even). */
 export function formatExp(v: number, digits: number): string {
-  if (Number.isNaN(v)) return v < 0 ? '-nan' : 'nan';
-  if (!Number.isFinite(v)) return v < 0 ? '-inf' : 'inf';
+  if (!Number.isFinite(v)) return cNonFinite(v, false);
   const neg = v < 0 || Object.is(v, -0);
   const a = Math.abs(v);
   if (a === 0) return `${neg ? '-' : ''}0.${'0'.repeat(digits)}e+00`;
