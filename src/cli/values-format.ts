@@ -71,11 +71,15 @@ export interface CellStyle {
 /**
  * pmval's printreal, without its padding: a negative counter is "!"; with -f N, "%.Nf";
  * else 0 → "0.0", < 0.1 or > 9999 → "%.3E", then 4/3/2/1/0 decimals by size (a NaN falls
- * through every test to the last: "%.0f." gives "-nan." or "nan."). Infinities and NaN are
- * spelled as glibc prints them (INF, -INF; inf, -inf with -f).
+ * through every test to the last: "%.0f." gives "-nan."). Infinities and NaN are spelled as
+ * glibc prints them (INF, -INF; inf, -inf, -nan with -f).
  */
 export function pmvalReal(v: number, sem: number, style: CellStyle = {}): string {
   if (v < 0 && sem === PM_SEM_COUNTER) return '!';
+  // glibc prints a NaN's sign, and x86 arithmetic (inf - inf, 0 * inf in libpcp's derived
+  // metrics) makes negative ones; JavaScript engines do not keep a NaN's sign reliably, so a
+  // NaN is printed as that default NaN.
+  if (Number.isNaN(v)) return style.fixed !== undefined ? '-nan' : '-nan.';
   if (style.fixed !== undefined) return formatFixedC(v, style.fixed);
   if (v === 0) return `${formatFixedC(v, 0)}.0`;
   if (v < 0.1 || v > 9999) return formatExp(v, 3).toUpperCase();

@@ -17,7 +17,8 @@ import type { IgnoreMarks } from '../pcp-core/replay/interp-bounds';
 import { timestampToReal } from '../pcp-core/time/timestamp';
 import type { InDom, PmId, Timestamp } from '../pcp-core/types';
 import { PM_INDOM_NULL } from '../pcp-core/types';
-import { optFlag, optList, optString, parseArgs, UsageError, type OptionSpec } from './args';
+import { optCount, optFlag, optList, optString, parseArgs, UsageError, type OptionSpec, type ParsedArgs } from './args';
+import { RecordContext } from './values-records';
 import type { Command, CommandIo } from './command';
 import { applyDerivedConfig as applyDerivedConfigs } from './derived-cli';
 import { TableBuilder, jsonHeader, jsonSampleFormatter } from './values-format';
@@ -36,8 +37,14 @@ export const valuesOptions: OptionSpec[] = [
   { short: 'i', long: 'instances', value: true, arg: 'LIST', help: 'only these instances (comma-separated names)' },
   { short: 'z', long: 'hostzone', help: "print times in the archive's time zone" },
   { short: 'Z', long: 'timezone', value: true, arg: 'TZ', help: 'print times in time zone TZ' },
+  { short: 'A', long: 'align', value: true, arg: 'TIME', help: 'align sample times on natural boundaries, e.g. 1min (pmval -A)' },
+  { short: 'O', long: 'origin', value: true, arg: 'TIME', help: 'first sample time within the -S/-T window (pmval -O)' },
+  { short: 'U', long: 'nointerp', value: true, repeat: true, arg: 'ARCHIVE', help: 'archive replayed record by record, not interpolated: every record holding the metrics, at its own time (pmval -U; -t is ignored)' },
+  { short: 'f', long: 'precision', value: true, arg: 'N', help: 'fixed-point values with N decimals (pmval -f)' },
+  { short: 'w', long: 'width', value: true, arg: 'N', help: 'each value column at least N characters wide (pmval -w)' },
+  { short: 'X', long: 'timestamp', repeat: true, help: 'times with date and microseconds; -XX nanoseconds (pmval -X)' },
   { short: 'c', long: 'derived', value: true, repeat: true, arg: 'CONFIG', help: 'load derived metric definitions from CONFIG' },
-  { long: 'json', help: 'one JSON object per line: a header, then one line per sample' },
+  { long: 'json', help: 'one JSON object per line: a header, then one line per sample; an infinity or NaN is the string "Infinity", "-Infinity" or "NaN", no value is null' },
 ];
 
 /** The -c hook: derived metric definitions wrap the context (src/pcp-core/derived, derived-cli.ts). */
@@ -98,6 +105,17 @@ function splitInstances(list: string): string[] {
   return out;
 }
 
+/** A non-negative integer option (pmval's -f, -w), at least `min`. */
+function optInteger(args: ParsedArgs, key: string, flag: string, min: number): number | undefined {
+  const text = optString(args, key);
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < min) throw new UsageError(`${flag} ${text}: not an integer ${min > 0 ? 'greater than 0' : '0 or more'}`);
+  // printf's precision: more than 100 digits prints nothing any reader wants.
+  if (key === 'precision' && n > 100) throw new UsageError(`${flag} ${text}: at most 100 decimals`);
+  return n;
+}
+
 /** pmval's timing: origin as a timeval (whole µs) and Δ as a whole number of milliseconds. */
 function pmvalDeltaNs(intervalNs: bigint): bigint {
   const sec = intervalNs / 1_000_000_000n;
@@ -117,10 +135,16 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   if (samplesOpt !== undefined && (!Number.isInteger(samplesOpt) || samplesOpt < 0)) throw new UsageError(`-s ${samplesText}: not a number of samples`);
   const raw = optFlag(args, 'raw');
   const json = optFlag(args, 'json');
+  const fixed = optInteger(args, 'precision', '-f', 0);
+  const width = optInteger(args, 'width', '-w', 1);
+  const fullTimes = optCount(args, 'timestamp');
+  const nointerp = optList(args, 'nointerp');
 
-  const src = await openSource(optList(args, 'archive'), optString(args, 'host'), io);
+  const src = await openSource([...optList(args, 'archive'), ...nointerp], optString(args, 'host'), io);
   try {
-    const ctx = await applyDerivedConfig(src.ctx, optList(args, 'derived'), io);
+    // -U: the archive record by record (values-records.ts), beneath any derived metrics.
+    const base = nointerp.length > 0 && src.archive ? new RecordContext(src.archive) : src.ctx;
+    const ctx = await applyDerivedConfig(base, optList(args, 'derived'), io);
     // Metrics and descriptors.
     const ids = await ctx.lookupNames(names);
     ids.forEach((id, i) => {
@@ -172,18 +196,19 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     let plan: SamplingPlan;
     if (!src.archive) {
       // Live: a fetch every -t from now on, -s times (or until interrupted, with --json).
-      if (optString(args, 'start') !== undefined || optString(args, 'finish') !== undefined) throw new UsageError('-S and -T apply to archives; with -h use -s N');
+      if (['start', 'finish', 'align', 'origin'].some((k) => optString(args, k) !== undefined)) throw new UsageError('-S, -T, -A and -O apply to archives; with -h use -s N');
       if (samplesOpt === undefined && !json) throw new UsageError('with -h, give -s N for a table, or --json to stream samples until interrupted');
       plan = { origin: { sec: 0, nsec: 0 }, deltaNs: pmvalDeltaNs(intervalNs), samples: samplesOpt, archive: false, counterWrap: process.env.PCP_COUNTER_WRAP !== undefined };
     } else {
       // Time window and sample count, as pmval computes them.
       const start = src.ctx.source.kind === 'archive' ? src.ctx.source.start : { sec: 0, nsec: 0 };
       const end = await src.archive.archiveEnd();
-      const startOpt = optString(args, 'start');
-      const finishOpt = optString(args, 'finish');
-      const { origin, finish } = startOpt === undefined && finishOpt === undefined ? { origin: start, finish: end } : parseValuesWindow(startOpt, finishOpt, start, end, zone());
+      const window = { start: optString(args, 'start'), finish: optString(args, 'finish'), align: optString(args, 'align'), origin: optString(args, 'origin') };
+      // An -A that cannot be applied is ignored without a word, as pmval (libpcp's warning is dropped).
+      const { origin, finish } = Object.values(window).every((v) => v === undefined) ? { origin: start, finish: end } : parseValuesWindow(window, start, end, zone());
       let samples = samplesOpt;
-      if (samples === undefined) {
+      // -U: every record up to -T (or the end), as pmval counts no samples in PM_MODE_FORW.
+      if (samples === undefined && nointerp.length === 0) {
         const step = timestampToReal({ sec: Number(intervalNs / 1_000_000_000n), nsec: Number(intervalNs % 1_000_000_000n) });
         const n = Math.trunc((timestampToReal(finish) - timestampToReal(origin)) / step);
         samples = n < 0 ? 0 : n + 1;
@@ -196,7 +221,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     const jsonSample = jsonSampleFormatter(metrics);
     let timeText: ((t: Timestamp) => string) | undefined;
     // The table is built as samples come (its cells as text), not from retained samples.
-    const table = json ? undefined : new TableBuilder(metrics, (t) => (timeText ??= zoneFormatter(zone()))(t));
+    const table = json ? undefined : new TableBuilder(metrics, (t) => (timeText ??= zoneFormatter(zone(), fullTimes))(t), { fixed, width });
     // JSON lines are written in batches: one write per line costs more than the replay.
     let batch = '';
     const flush = async (): Promise<void> => {
@@ -217,7 +242,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
       }
     }
     await flush();
-    if (table) io.stdout(table.finish({ source: src.name, host: src.ctx.source.hostname, timeLabel: zone().tz, intervalSec: Number(plan.deltaNs) / 1e9, raw }));
+    if (table) io.stdout(table.finish({ source: src.name, host: src.ctx.source.hostname, timeLabel: zone().tz, intervalSec: nointerp.length > 0 ? undefined : Number(plan.deltaNs) / 1e9, raw }));
     return 0;
   } finally {
     await src.ctx.close();
@@ -227,7 +252,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
 export const valuesCommand: Command = {
   name: 'values',
   summary: 'metric values over time from archives or a live pmcd, as pmval/pmrep report them (rates for counters)',
-  usage: '-a ARCHIVE | -h HOST [-t INTERVAL] [-S START] [-T FINISH] [-s SAMPLES] [-r] [-i INSTANCES] [-z | -Z TZ] [-c CONFIG] [--json] METRIC...',
+  usage: '[-a ARCHIVE | -U ARCHIVE | -h HOST] [-t INTERVAL] [-S START] [-T FINISH] [-A ALIGN] [-O ORIGIN] [-s SAMPLES] [-r] [-i INSTANCES] [-z | -Z TZ] [-f N] [-w N] [-X] [-c CONFIG] [--json] METRIC...',
   options: valuesOptions,
   async run(argv, io) {
     try {
