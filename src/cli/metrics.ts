@@ -9,6 +9,7 @@ import type { Command } from './command';
 import { archiveOption, archiveSpec, BufferedOut, openForCommand } from './archive-cli';
 import { derivedHelpText, derivedOverArchiveSet } from './derived-cli';
 import { isDerivedPmid } from '../pcp-core/derived/registry';
+import type { DerivedContext } from '../pcp-core/derived/derived-context';
 import type { ArchiveSet } from '../pcp-core/archive/archive-set';
 import { pminfoLabels, type NameLabels } from './pminfo-labels';
 import { PM_ERR_PMID_LOG, PmError, pmErrStr } from '../pcp-core/errors';
@@ -39,6 +40,7 @@ const options: readonly OptionSpec[] = [
   archiveOption,
   { short: 'd', long: 'desc', key: 'desc', help: 'show each metric\'s descriptor (pminfo -d)' },
   { short: 'T', long: 'help-text', key: 'help', help: 'show each metric\'s help text (pminfo -T)' },
+  { short: 't', long: 'oneline', key: 'oneline', help: 'show each metric\'s one-line help after its name (pminfo -t)' },
   { short: 'l', long: 'labels', key: 'labels', help: 'show each metric\'s labels (pminfo -l)' },
   { short: 'c', long: 'derived', value: true, repeat: true, arg: 'CONFIG', help: 'load derived metric definitions from CONFIG (pminfo -c)' },
   { long: 'json', help: 'print one JSON object' },
@@ -82,16 +84,28 @@ function helpText(set: ArchiveSet, id: PmId): string {
   }
 }
 
+/** pminfo -t's text after the name: " [one-line help]", or the lookup's error. */
+async function onelineText(set: ArchiveSet, derived: DerivedContext | undefined, pmid: PmId): Promise<string> {
+  try {
+    const text = derived && isDerivedPmid(pmid) ? await derived.lookupText({ pmid }, 'oneline') : set.metadata.text({ pmid }, 'oneline');
+    return ` [${text}]`;
+  } catch (e) {
+    if (e instanceof PmError) return ` One-line Help: Error: ${e.message}`;
+    throw e;
+  }
+}
+
 export const metricsCommand: Command = {
   name: 'metrics',
-  summary: 'list the metrics of an archive (like pminfo -a, with -d, -T, -l)',
-  usage: '-a ARCHIVE [-c CONFIG] [-d] [-T] [-l] [PREFIX...] [--json]',
+  summary: 'list the metrics of an archive (like pminfo -a, with -d, -t, -T, -l)',
+  usage: '-a ARCHIVE [-c CONFIG] [-d] [-t] [-T] [-l] [PREFIX...] [--json]',
   options,
   async run(argv, io) {
     const args = parseArgs(argv, options);
     const spec = archiveSpec(args);
     const showDesc = optFlag(args, 'desc');
     const showHelp = optFlag(args, 'help');
+    const showOneline = optFlag(args, 'oneline');
     const showLabels = optFlag(args, 'labels');
     const json = optFlag(args, 'json');
     const set = await openForCommand('metrics', spec, io);
@@ -165,7 +179,7 @@ export const metricsCommand: Command = {
               entry.sem = formatSem(desc.sem);
               entry.units = formatUnits(desc.units);
             }
-            if (showHelp) {
+            if (showHelp || showOneline) {
               for (const kind of ['oneline', 'help'] as const) {
                 try {
                   entry[kind] = meta.text({ pmid }, kind);
@@ -188,7 +202,8 @@ export const metricsCommand: Command = {
             await out.write(`${name}: pmLookupDesc: ${pmErrStr(PM_ERR_PMID_LOG)}\n`);
             continue;
           }
-          let text = showDesc || showHelp || showLabels ? `\n${name}\n` : `${name}\n`;
+          const oneline = showOneline ? await onelineText(set, derived, pmid) : '';
+          let text = showDesc || showHelp || showLabels ? `\n${name}${oneline}\n` : `${name}${oneline}\n`;
           if (showDesc && desc) text += formatDescLines(desc);
           const shown = l && 'metric' in l ? l : undefined;
           if (shown?.metric) text += `    labels ${shown.metric}\n`;
