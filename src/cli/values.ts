@@ -4,8 +4,9 @@
 // pmval does (values-sampler.ts). Sample counts follow pmval: -s N fetches, else until -T,
 // else until the end of the archive. Output: a table, or --json lines (values-format.ts).
 //
-// Sources: archives (-a) or a live pmcd (-h HOST[:PORT], HOST@PROXY, or ws://BRIDGE/pmcd?...,
-// opened by openLiveContext), sampled with a fetch every -t. Extension point for the other
+// Sources: archives (-a, or -U for records as stored) or a live pmcd (-h: PCP host specs,
+// or ws://BRIDGE/pmcd?..., opened by openLiveContext; neither -a nor -h: "local:"),
+// sampled with a fetch every -t. Extension point for the other
 // layer (kept here, in one place):
 //   - derived metrics: `-c CONFIG` files applied in applyDerivedConfig().
 // The rest of the command works on any Context.
@@ -28,7 +29,7 @@ import { Zone } from '../pcp-core/time';
 
 export const valuesOptions: OptionSpec[] = [
   { short: 'a', long: 'archive', value: true, repeat: true, arg: 'ARCHIVE', help: 'archive (name, file, directory or comma list); repeat to join several' },
-  { short: 'h', long: 'host', value: true, arg: 'HOST', help: 'live pmcd: HOST[:PORT], HOST[:PORT]@PROXY[:PORT] (pmproxy relay) or ws[s]://SERVER/pmcd[?target=HOST:PORT] (pmdash bridge)' },
+  { short: 'h', long: 'host', value: true, arg: 'HOST', help: 'live pmcd (default local:): HOST[:PORT], HOST[:PORT]@PROXY[:PORT] (pmproxy relay), pcp://HOST[:PORT], local:[SOCKET] (Unix socket, else localhost), unix:[SOCKET], or ws[s]://SERVER/pmcd[?target=HOST:PORT] (pmdash bridge); $PMCD_PORT, $PMPROXY_HOST, $PMPROXY_PORT, $PMCD_CONNECT_TIMEOUT, $PMCD_REQUEST_TIMEOUT as libpcp' },
   { short: 't', long: 'interval', value: true, arg: 'INTERVAL', help: 'sampling interval, e.g. 10, 2.5sec, 250msec (default 1 sec)' },
   { short: 'S', long: 'start', value: true, arg: 'TIME', help: 'first sample (default the archive start): +offset, -offset from the end, @date' },
   { short: 'T', long: 'finish', value: true, arg: 'TIME', help: 'last sample time (default: the end of the archive)' },
@@ -72,15 +73,16 @@ function ignoreMarksFromEnv(io: CommandIo): IgnoreMarks {
   }
 }
 
-async function openSource(archives: readonly string[], host: string | undefined, io: CommandIo): Promise<OpenedSource> {
+async function openSource(archives: readonly string[], hostOpt: string | undefined, io: CommandIo): Promise<OpenedSource> {
+  if (hostOpt !== undefined && archives.length > 0) throw new UsageError('-a and -h are mutually exclusive');
+  // Neither -a nor -h: the local pmcd, as pmval ("local:": its Unix socket, else localhost).
+  const host = hostOpt ?? (archives.length === 0 ? 'local:' : undefined);
   if (host !== undefined) {
-    if (archives.length > 0) throw new UsageError('-a and -h are mutually exclusive');
     // The first connection is not retried: a wrong host is reported at once.
     // Loaded on demand: the WebSocket/TCP stack costs startup time archives do not need.
     const { openLiveContext } = await import('../node/open-live-context');
-    return { ctx: await openLiveContext(host), name: host };
+    return { ctx: await openLiveContext(host, {}, process.env, (t) => io.stderr(`pmdash values: Warning: ${t}\n`)), name: host };
   }
-  if (archives.length === 0) throw new UsageError('a metric source is required: -a ARCHIVE or -h HOST');
   const name = archives.join(',');
   const ctx = await openArchiveContext(new DirFileSet(), name, {
     counterWrap: process.env.PCP_COUNTER_WRAP !== undefined,

@@ -1,6 +1,7 @@
 // The Node TCP Transport (CLI, tests, the bridge's upstream side): a net.Socket to pmcd or
-// pmproxy moving bytes only (pdu-protocol.md §1.1). Socket errors become PmErrors carrying
-// the negated errno, as libpcp reports them (ECONNREFUSED → −111 "Connection refused").
+// pmproxy, or to pmcd's Unix domain socket, moving bytes only (pdu-protocol.md §1.1). Socket
+// errors become PmErrors carrying the negated errno, as libpcp reports them (ECONNREFUSED →
+// −111 "Connection refused").
 import { connect, type Socket } from 'node:net';
 import { constants } from 'node:os';
 import { ECONNREFUSED, ETIMEDOUT, PmError, PM_ERR_EOF, PM_ERR_IPC, pmErrStr } from '../pcp-core/errors';
@@ -47,10 +48,18 @@ export function socketTransport(socket: Socket, peer: string): Transport {
 
 /** Opens a TCP connection; rejects with a PmError naming host:port. */
 export function openTcpTransport(host: string, port: number, options: TcpOptions = {}): Promise<Transport> {
-  const peer = `${host}:${port}`;
+  return openSocket({ host, port }, `${host}:${port}`, options);
+}
+
+/** Opens a connection to pmcd's Unix domain socket; rejects with a PmError naming the path. */
+export function openUnixTransport(path: string, options: TcpOptions = {}): Promise<Transport> {
+  return openSocket({ path }, path, options);
+}
+
+function openSocket(where: { host: string; port: number } | { path: string }, peer: string, options: TcpOptions): Promise<Transport> {
   const timeoutMs = options.connectTimeoutMs ?? 5000;
   return new Promise<Transport>((resolve, reject) => {
-    const socket = connect({ host, port });
+    const socket = connect(where);
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new PmError(ETIMEDOUT, `${pmErrStr(ETIMEDOUT)} (connecting for ${timeoutMs} ms)`, peer));
