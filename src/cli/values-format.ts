@@ -16,8 +16,7 @@ import type { Timestamp } from '../pcp-core/types';
 import { PM_INDOM_NULL, PM_SEM_COUNTER, PM_TYPE_DOUBLE, PM_TYPE_FLOAT, formatInDom, formatPmId, formatSem, formatType } from '../pcp-core/types';
 import { formatUnits } from '../pcp-core/units';
 import { pmvalUnitsText } from '../pcp-core/rate';
-import { formatFixedC } from '../pcp-core/c-numeric';
-import { formatExp } from '../pcp-core/fetchgroup/string-value';
+import { formatExpC, formatFixedC } from '../pcp-core/c-numeric';
 import type { Sample, SampledMetric, SampleValue } from './values-sampler';
 
 function jsonValue(v: SampleValue): string {
@@ -82,7 +81,7 @@ export function pmvalReal(v: number, sem: number, style: CellStyle = {}): string
   if (Number.isNaN(v)) return style.fixed !== undefined ? '-nan' : '-nan.';
   if (style.fixed !== undefined) return formatFixedC(v, style.fixed);
   if (v === 0) return `${formatFixedC(v, 0)}.0`;
-  if (v < 0.1 || v > 9999) return formatExp(v, 3).toUpperCase();
+  if (v < 0.1 || v > 9999) return formatExpC(v, 3).toUpperCase();
   if (v <= 0.9999) return formatFixedC(v, 4);
   if (v <= 9.999) return formatFixedC(v, 3);
   if (v <= 99.99) return formatFixedC(v, 2);

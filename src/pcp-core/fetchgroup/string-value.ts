@@ -4,7 +4,7 @@
 // FLT_MIN..FLT_MAX), and numbers written into a STRING output use printf's "%d", "%u",
 // 64-bit decimal, "%.9e" (FLOAT) and "%.17e" (DOUBLE), reproduced exactly here.
 import { PM_ERR_TYPE } from '../errors';
-import { cNonFinite, strtod } from '../c-numeric';
+import { strtod } from '../c-numeric';
 import type { AtomValue } from '../types';
 import { PM_TYPE_32, PM_TYPE_64, PM_TYPE_DOUBLE, PM_TYPE_FLOAT, PM_TYPE_STRING, PM_TYPE_U32, PM_TYPE_U64 } from '../types';
 
@@ -106,51 +106,4 @@ export function stringValue(text: string, type: number): StringValueResult {
     default:
       return bad(PM_ERR_TYPE);
   }
-}
-
-/** printf("%.Ne", v) with glibc's exact rounding (to nearest, ties to even). */
-export function formatExp(v: number, digits: number): string {
-  if (!Number.isFinite(v)) return cNonFinite(v, false);
-  const neg = v < 0 || Object.is(v, -0);
-  const a = Math.abs(v);
-  if (a === 0) return `${neg ? '-' : ''}0.${'0'.repeat(digits)}e+00`;
-  // Exact binary value a = m · 2^e.
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, a);
-  const hi = view.getUint32(0);
-  const lo = view.getUint32(4);
-  const bexp = (hi >>> 20) & 0x7ff;
-  let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
-  let e: number;
-  if (bexp === 0) e = -1074;
-  else {
-    m |= 1n << 52n;
-    e = bexp - 1075;
-  }
-  // a = num / den exactly.
-  let num = e >= 0 ? m << BigInt(e) : m;
-  const den = e >= 0 ? 1n : 1n << BigInt(-e);
-  // Decimal exponent: first guess from the double, then corrected.
-  let dexp = Math.floor(Math.log10(a));
-  const scaled = (d: number): [bigint, bigint] => (d >= 0 ? [num, den * 10n ** BigInt(d)] : [num * 10n ** BigInt(-d), den]);
-  let [sn, sd] = scaled(dexp);
-  if (sn < sd) {
-    dexp -= 1;
-    [sn, sd] = scaled(dexp);
-  } else if (sn >= sd * 10n) {
-    dexp += 1;
-    [sn, sd] = scaled(dexp);
-  }
-  // Digits: round(sn/sd · 10^digits) to nearest, ties to even.
-  num = sn * 10n ** BigInt(digits);
-  let q = num / sd;
-  const r2 = (num - q * sd) * 2n;
-  if (r2 > sd || (r2 === sd && (q & 1n) === 1n)) q += 1n;
-  if (q >= 10n ** BigInt(digits + 1)) {
-    q /= 10n;
-    dexp += 1;
-  }
-  const s = q.toString();
-  const mant = digits > 0 ? `${s[0]}.${s.slice(1)}` : s;
-  return `${neg ? '-' : ''}${mant}e${dexp < 0 ? '-' : '+'}${String(Math.abs(dexp)).padStart(2, '0')}`;
 }
