@@ -7,7 +7,7 @@
 // nanoseconds for high-resolution events).
 import { formatGC } from './c-numeric';
 import { formatTimeOfDay, type Zone } from './time';
-import { PM_EVENT_FLAG_MISSED, type EventArray, PM_TYPE_32, PM_TYPE_64, PM_TYPE_AGGREGATE, PM_TYPE_AGGREGATE_STATIC, PM_TYPE_DOUBLE, PM_TYPE_FLOAT, PM_TYPE_STRING, PM_TYPE_U32, PM_TYPE_U64, type AtomValue } from './types';
+import { PM_EVENT_FLAG_MISSED, PM_TYPE_DOUBLE, PM_TYPE_FLOAT, type AtomValue, type EventArray } from './types';
 
 function aggregateText(b: Uint8Array): string {
   const parts: string[] = [];
@@ -43,23 +43,12 @@ function eventSummary(ea: EventArray, zone: Zone): string {
 
 /** pmPrintValue(f, valfmt, type, value, 1)'s text; event times are printed in `zone`. */
 export function printValueText(type: number, v: AtomValue, zone: Zone): string {
-  switch (type) {
-    case PM_TYPE_32:
-    case PM_TYPE_U32:
-    case PM_TYPE_64:
-    case PM_TYPE_U64:
-      return String(v);
-    case PM_TYPE_FLOAT:
-      return formatGC(v as number, 8);
-    case PM_TYPE_DOUBLE:
-      return formatGC(v as number, 16);
-    case PM_TYPE_STRING:
-      return `"${String(v)}"`;
-    case PM_TYPE_AGGREGATE:
-    case PM_TYPE_AGGREGATE_STATIC:
-      return v instanceof Uint8Array ? aggregateText(v) : String(v);
-    default:
-      if (typeof v === 'object' && !(v instanceof Uint8Array)) return eventSummary(v, zone);
-      return String(v);
-  }
+  if (v instanceof Uint8Array) return aggregateText(v);
+  if (typeof v === 'object') return eventSummary(v, zone);
+  if (typeof v === 'string') return `"${v}"`;
+  if (typeof v === 'bigint') return v.toString();
+  // Numbers: the 32-bit integers in decimal, FLOAT "%.8g", DOUBLE "%.16g".
+  if (type === PM_TYPE_FLOAT) return formatGC(v, 8);
+  if (type === PM_TYPE_DOUBLE) return formatGC(v, 16);
+  return String(v);
 }
