@@ -20,6 +20,7 @@ import type { InDom, PmId, Timestamp } from '../pcp-core/types';
 import { PM_INDOM_NULL } from '../pcp-core/types';
 import { optCount, optFlag, optList, optString, parseArgs, UsageError, type OptionSpec, type ParsedArgs } from './args';
 import { RecordContext } from './values-records';
+import { CsvWriter } from './values-csv';
 import type { Command, CommandIo } from './command';
 import { applyDerivedConfig as applyDerivedConfigs } from './derived-cli';
 import { TableBuilder, jsonHeader, jsonSampleFormatter } from './values-format';
@@ -45,6 +46,7 @@ export const valuesOptions: OptionSpec[] = [
   { short: 'w', long: 'width', value: true, arg: 'N', help: 'each value column at least N characters wide (pmval -w)' },
   { short: 'X', long: 'timestamp', repeat: true, help: 'times with date and microseconds; -XX nanoseconds (pmval -X)' },
   { short: 'c', long: 'derived', value: true, repeat: true, arg: 'CONFIG', help: 'load derived metric definitions from CONFIG' },
+  { short: 'o', long: 'output', value: true, arg: 'FORMAT', help: 'csv: pmrep\'s CSV (pmrep -o csv): counters as rates per second of their own units, three decimals' },
   { long: 'json', help: 'one JSON object per line: a header, then one line per sample; an infinity or NaN is the string "Infinity", "-Infinity" or "NaN", no value is null' },
 ];
 
@@ -137,6 +139,10 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   if (samplesOpt !== undefined && (!Number.isInteger(samplesOpt) || samplesOpt < 0)) throw new UsageError(`-s ${samplesText}: not a number of samples`);
   const raw = optFlag(args, 'raw');
   const json = optFlag(args, 'json');
+  const output = optString(args, 'output');
+  if (output !== undefined && output !== 'csv') throw new UsageError(`-o ${output}: the output format must be csv`);
+  const csv = output === 'csv';
+  if (csv && json) throw new UsageError('-o csv and --json are mutually exclusive');
   const fixed = optInteger(args, 'precision', '-f', 0);
   const width = optInteger(args, 'width', '-w', 1);
   const fullTimes = optCount(args, 'timestamp');
@@ -168,10 +174,13 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
             });
       const byId = new Map<number, string>();
       if (known) known.instances.forEach((inst, k) => byId.set(inst, known.names[k]));
-      metrics.push({ name: names[i], desc: d, rate: isRateConverted(d, raw), instName: (inst) => (inst === -1 ? '' : (byId.get(inst) ?? String(inst))) });
+      // CSV samples raw values: its rates are pmrep's (values-csv.ts), not pmval's.
+      metrics.push({ name: names[i], desc: d, rate: !csv && isRateConverted(d, raw), instName: (inst) => (inst === -1 ? '' : (byId.get(inst) ?? String(inst))) });
     }
     // -i: restrict every metric with an instance domain to the named instances.
     const instOpt = optString(args, 'instances');
+    /** Per indom, the instances -i chose. */
+    const chosenIds = new Map<InDom, number[]>();
     if (instOpt !== undefined) {
       const wanted = splitInstances(instOpt);
       const done = new Set<InDom>();
@@ -184,6 +193,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
           if (id === undefined) throw new UsageError(`${m.name}: instance "${w}": ${pmErrStr(PM_ERR_INST_LOG)}`);
           return id;
         });
+        chosenIds.set(m.desc.indom, chosen);
         ctx.changeProfile({ op: 'delete', indom: m.desc.indom });
         ctx.changeProfile({ op: 'add', indom: m.desc.indom, instances: chosen });
       }
@@ -199,7 +209,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     if (!src.archive) {
       // Live: a fetch every -t from now on, -s times (or until interrupted, with --json).
       if (['start', 'finish', 'align', 'origin'].some((k) => optString(args, k) !== undefined)) throw new UsageError('-S, -T, -A and -O apply to archives; with -h use -s N');
-      if (samplesOpt === undefined && !json) throw new UsageError('with -h, give -s N for a table, or --json to stream samples until interrupted');
+      if (samplesOpt === undefined && !json && !csv) throw new UsageError('with -h, give -s N for a table, or --json or -o csv to stream samples until interrupted');
       plan = { origin: { sec: 0, nsec: 0 }, deltaNs: pmvalDeltaNs(intervalNs), samples: samplesOpt, archive: false, counterWrap: process.env.PCP_COUNTER_WRAP !== undefined };
     } else {
       // Time window and sample count, as pmval computes them.
@@ -220,10 +230,25 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     }
 
     if (json) io.stdout(jsonHeader(metrics) + '\n');
+    let csvWriter: CsvWriter | undefined;
+    if (csv) {
+      // pmrep's columns: each metric's whole instance domain, in its order (-i: those chosen).
+      const instances: Array<number[] | undefined> = [];
+      for (const m of metrics) {
+        if (m.desc.indom === PM_INDOM_NULL) instances.push(undefined);
+        else {
+          const all = Array.from((await ctx.getInDom(m.desc.indom)).instances);
+          const chosen = chosenIds.get(m.desc.indom);
+          instances.push(chosen ? all.filter((i) => chosen.includes(i)) : all);
+        }
+      }
+      csvWriter = new CsvWriter(metrics, instances, raw, zone(), plan.counterWrap);
+      io.stdout(csvWriter.header());
+    }
     const jsonSample = jsonSampleFormatter(metrics);
     let timeText: ((t: Timestamp) => string) | undefined;
     // The table is built as samples come (its cells as text), not from retained samples.
-    const table = json ? undefined : new TableBuilder(metrics, (t) => (timeText ??= zoneFormatter(zone(), fullTimes))(t), { fixed, width });
+    const table = json || csvWriter ? undefined : new TableBuilder(metrics, (t) => (timeText ??= zoneFormatter(zone(), fullTimes))(t), { fixed, width });
     // JSON lines are written in batches: one write per line costs more than the replay.
     let batch = '';
     const flush = async (): Promise<void> => {
@@ -234,8 +259,8 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     };
     for await (const samples of sampleBatches(ctx, metrics, pmids, plan)) {
       for (const s of samples) {
-        if (json) {
-          batch += jsonSample(s) + '\n';
+        if (json || csvWriter) {
+          batch += csvWriter ? csvWriter.line(s) : jsonSample(s) + '\n';
           // Live sources print each sample as it comes; archives in 64 KB batches.
           if (!plan.archive || batch.length >= 65536) await flush();
         } else {
@@ -254,7 +279,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
 export const valuesCommand: Command = {
   name: 'values',
   summary: 'metric values over time from archives or a live pmcd, as pmval/pmrep report them (rates for counters)',
-  usage: '[-a ARCHIVE | -U ARCHIVE | -h HOST] [-t INTERVAL] [-S START] [-T FINISH] [-A ALIGN] [-O ORIGIN] [-s SAMPLES] [-r] [-i INSTANCES] [-z | -Z TZ] [-f N] [-w N] [-X] [-c CONFIG] [--json] METRIC...',
+  usage: '[-a ARCHIVE | -U ARCHIVE | -h HOST] [-t INTERVAL] [-S START] [-T FINISH] [-A ALIGN] [-O ORIGIN] [-s SAMPLES] [-r] [-i INSTANCES] [-z | -Z TZ] [-f N] [-w N] [-X] [-c CONFIG] [--json | -o csv] METRIC...',
   options: valuesOptions,
   async run(argv, io) {
     try {
