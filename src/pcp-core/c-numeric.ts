@@ -325,6 +325,12 @@ export function cNonFinite(x: number, upper: boolean): string {
 export function formatFixedC(x: number, digits: number): string {
   if (!Number.isFinite(x)) return cNonFinite(x, false);
   const neg = signBit(x);
+  // Number#toFixed is exact but for ties, which it rounds up. Below 2^52 a true tie n + ½ is
+  // representable, so the correctly rounded product is that tie: any other proves none.
+  if (digits <= 20) {
+    const scaled = Math.abs(x) * 10 ** digits;
+    if (scaled < 2 ** 52 && !(Number.isInteger(scaled * 2) && !Number.isInteger(scaled))) return `${neg ? '-' : ''}${Math.abs(x).toFixed(digits)}`;
+  }
   const { mant, exp } = decomposeDouble(Math.abs(x));
   // |x| · 10^digits = num / den exactly; q is its rounded value.
   let num = mant * 10n ** BigInt(digits);
