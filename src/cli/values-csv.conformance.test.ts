@@ -46,3 +46,16 @@ describe('pmdash values -o csv matches pmrep -o csv', () => {
     expect(ours.stdout).toBe(theirs.stdout);
   });
 });
+
+describe('pmdash values -o csv matches pmrep -o csv on the live pmcd', () => {
+  it('stable metrics: header and values (the times are each tool\'s own)', async () => {
+    const args = ['-h', 'localhost', '-s', '3', '-t', '0.2', 'hinv.ncpu', 'pmcd.version', 'kernel.uname.sysname', 'hinv.physmem', 'kernel.all.nprocs'];
+    const strip = (text: string): string[] => text.trim().split('\n').map((l, i) => (i === 0 ? l : l.replace(/^[^,]*,/, '')));
+    const theirs = await runTool(PYTHON, [PMREP, '-o', 'csv', ...args.filter((a) => a !== 'kernel.all.nprocs')], { env: ENV });
+    expect(theirs.status, theirs.stderr).toBe(0);
+    const ours = await pmdash(args.filter((a) => a !== 'kernel.all.nprocs'), ENV);
+    expect(ours.status, ours.stderr).toBe(0);
+    expect(strip(ours.stdout)).toEqual(strip(theirs.stdout));
+    expect(ours.stdout).toMatch(/^Time,.*\n(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,.*\n){3}$/);
+  });
+});

@@ -166,3 +166,28 @@ describe('pmdash values --json: infinities and NaN are not "no value"', () => {
     expect(theirs.map((t) => t.trimEnd().split('\n').at(-1)?.trim().split(/\s+/).at(-1))).toEqual(['INF', '-INF', '-nan.']);
   });
 });
+
+describe('pmdash values cells match pmval on the live pmcd', () => {
+  const LIVE = join(dir, 'live.conf');
+  writeFileSync(LIVE, 'my.third = hinv.ncpu / 3\nmy.inf = hinv.ncpu / 0\nmy.ninf = -hinv.ncpu / 0\n');
+  /** pmval's live rows carry no time: the lines after its "name:   value" header lines. */
+  const pmvalCells = (text: string): string[] =>
+    text
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !/^[a-z]+: /.test(l))
+      .map((l) => l.trim());
+  it.each([
+    ['my.third', ['-f', '4', '-w', '12']],
+    ['my.third', ['-f', '0']],
+    ['my.third', []],
+    ['my.inf', []],
+    ['my.inf', ['-f', '2']],
+    ['my.ninf', []],
+  ] as const)('%s %s', async (metric, flags) => {
+    const common = ['-h', 'localhost', '-s', '3', '-t', '0.1', ...flags];
+    const theirs = pmvalCells(await pmval(['--derived', LIVE, ...common, metric]));
+    const ours = parsePmdash(await pmdash(['-c', LIVE, '-X', ...common, metric]), metric);
+    expect(theirs).toHaveLength(3);
+    expect([...ours.values()].map((m) => m.get(''))).toEqual(theirs);
+  });
+});
