@@ -141,6 +141,7 @@ const CASES: Case[] = [
   { label: '-U (records)', metric: 'kernel.all.cpu.user', type: 'U64', args: ['-U', A('20180606'), '-s', '40'], rate: true },
   { label: '-U raw with marks', metric: 'network.tcpconn.close', type: 'U32', args: ['-U', A('interpmark'), '-r'] },
   { label: '-U rates across marks', metric: 'network.tcpconn.close', type: 'U32', args: ['-U', A('interpmark')] },
+  { label: '-U -i', metric: 'kernel.all.load', type: 'FLOAT', args: ['-U', A('20180606'), '-s', '30', '-i', '"1 minute","15 minute"'] },
   { label: '-U -T', metric: 'kernel.all.load', type: 'FLOAT', args: ['-U', A('20180606'), '-T', '+30min', '-f', '3'] },
   { label: 'INF from a division by zero', metric: 'my.inf', type: 'DOUBLE', args: ['-a', A('20180606'), '-s', '4'], derived: DIV0 },
   { label: '-INF', metric: 'my.ninf', type: 'DOUBLE', args: ['-a', A('20180606'), '-s', '4'], derived: DIV0 },

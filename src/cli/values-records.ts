@@ -4,6 +4,8 @@
 // RecordContext gives the sampler that replay behind the ordinary Context interface: its
 // fetch returns the next record holding any of the requested metrics, its value sets in
 // the order asked for, and a <mark> starts a new epoch (sameEpoch: no rate across it).
+// pmFetchArchive ignores the instance profile; pmval -U -i prints only the instances named,
+// so the profile's explicit instance lists (values -i) are applied here.
 import type { ArchiveContext } from '../pcp-core/context/archive-context';
 import { PM_MODE_FORW, type Context, type ProfileChange, type ReplayMode, type TextKind } from '../pcp-core/context/context';
 import type { InDom, PmId, Result, Timestamp, ValueSet } from '../pcp-core/types';
@@ -11,6 +13,9 @@ import { emptyValueSet } from '../pcp-core/types';
 
 export class RecordContext implements Context {
   private epoch = 1;
+  /** Per indom, the instances an explicit profile admits (absent: all). */
+  private readonly admitted = new Map<InDom, ReadonlySet<number>>();
+  private readonly indomOf = new Map<PmId, InDom | null>();
 
   constructor(private readonly inner: ArchiveContext) {}
 
@@ -44,6 +49,25 @@ export class RecordContext implements Context {
   }
   changeProfile(change: ProfileChange): void {
     this.inner.changeProfile(change);
+    if (change.indom === null) this.admitted.clear();
+    else if (change.op === 'add' && change.instances) this.admitted.set(change.indom, new Set([...(this.admitted.get(change.indom) ?? []), ...change.instances]));
+    else if (change.op === 'delete' && !change.instances) this.admitted.set(change.indom, new Set());
+    else if (change.op === 'add') this.admitted.delete(change.indom);
+  }
+
+  /** A set restricted to the admitted instances of its metric's indom. */
+  private async restrict(set: ValueSet): Promise<ValueSet> {
+    if (set.numval <= 0 || this.admitted.size === 0) return set;
+    let indom = this.indomOf.get(set.pmid);
+    if (indom === undefined) {
+      const [d] = await this.inner.lookupDescs([set.pmid]);
+      indom = typeof d === 'object' ? d.indom : null;
+      this.indomOf.set(set.pmid, indom);
+    }
+    const keep = indom === null ? undefined : this.admitted.get(indom);
+    if (!keep) return set;
+    const idx = Array.from(set.inst.keys()).filter((k) => keep.has(set.inst[k]));
+    return { ...set, numval: idx.length, inst: Int32Array.from(idx, (k) => set.inst[k]), values: idx.map((k) => set.values[k]) };
   }
   close(): Promise<void> {
     return this.inner.close();
@@ -65,7 +89,8 @@ export class RecordContext implements Context {
       const byPmid = new Map<PmId, ValueSet>();
       for (const set of r.sets) if (!byPmid.has(set.pmid)) byPmid.set(set.pmid, set);
       if (!ids.some((id) => byPmid.has(id))) continue;
-      return { timestamp: r.timestamp, sets: ids.map((id) => byPmid.get(id) ?? emptyValueSet(id)), epoch: this.epoch };
+      const sets = await Promise.all(ids.map((id) => { const set = byPmid.get(id); return set ? this.restrict(set) : emptyValueSet(id); }));
+      return { timestamp: r.timestamp, sets, epoch: this.epoch };
     }
   }
 }
