@@ -89,7 +89,11 @@ export class RecordContext implements Context {
       const byPmid = new Map<PmId, ValueSet>();
       for (const set of r.sets) if (!byPmid.has(set.pmid)) byPmid.set(set.pmid, set);
       if (!ids.some((id) => byPmid.has(id))) continue;
-      const sets = await Promise.all(ids.map((id) => { const set = byPmid.get(id); return set ? this.restrict(set) : emptyValueSet(id); }));
+      const sets: ValueSet[] = [];
+      for (const id of ids) {
+        const set = byPmid.get(id);
+        sets.push(set ? await this.restrict(set) : emptyValueSet(id));
+      }
       return { timestamp: r.timestamp, sets, epoch: this.epoch };
     }
   }
