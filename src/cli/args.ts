@@ -40,9 +40,11 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
 
   const store = (spec: OptionSpec, value: string | true): void => {
     const key = keyOf(spec);
-    if (spec.repeat && typeof value === 'string') {
+    if (spec.repeat) {
+      // A repeated flag (-XX) keeps one '' per occurrence: optCount counts them.
       const prev = options[key];
-      options[key] = Array.isArray(prev) ? [...prev, value] : [value];
+      const v = value === true ? '' : value;
+      options[key] = Array.isArray(prev) ? [...prev, v] : [v];
     } else {
       options[key] = value;
     }
@@ -102,6 +104,12 @@ export function optList(args: ParsedArgs, key: string): string[] {
   const v = args.options[key];
   if (v === undefined || v === true) return [];
   return Array.isArray(v) ? v : [v];
+}
+
+/** How many times a repeatable flag was given (-XX: 2). */
+export function optCount(args: ParsedArgs, key: string): number {
+  const v = args.options[key];
+  return v === undefined ? 0 : Array.isArray(v) ? v.length : 1;
 }
 
 export function optFlag(args: ParsedArgs, key: string): boolean {

@@ -133,13 +133,16 @@ export class DumpJsonFormatter {
    * The same line as `format`, straight from a checked record's bytes (no decoded values):
    * the dump's fast path. 64-bit integers below 2^53 never become bigints here.
    */
-  formatRaw(rec: RawRecord): string {
+  formatRaw(rec: RawRecord, picked?: readonly number[]): string {
     const time = formatIsoUtc(rec.timestamp);
     if (rec.mark || !rec.frame || !rec.ctx) return `{"kind":"mark","time":"${time}"}\n`;
     const { bytes, view, start } = rec.frame;
     let p = start + rec.ctx.format.dataHeaderSize;
     let out = `{"kind":"record","time":"${time}","sets":{`;
-    for (let i = 0; i < rec.numpmid; i++) {
+    // `picked`: the offsets of the chosen sets (dump-select.ts), else every set in turn.
+    const n = picked ? picked.length : rec.numpmid;
+    for (let i = 0; i < n; i++) {
+      if (picked) p = picked[i];
       const pmid = view.getUint32(p) as PmId;
       const numval = view.getInt32(p + 4);
       if (i > 0) out += ',';

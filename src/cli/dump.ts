@@ -4,8 +4,13 @@
 // writes one object per record (format in dump-json.ts). A damaged archive: every record
 // before the damage is delivered, then one line names the file, offset and reason, and the
 // exit status is 1.
-import { optFlag, parseArgs, type OptionSpec } from './args';
-import type { Command } from './command';
+import { optFlag, optString, parseArgs, UsageError, type OptionSpec } from './args';
+import { pickSets } from './dump-select';
+import { localZone, parseValuesWindow } from './values-time';
+import { ArchiveContext } from '../pcp-core/context/archive-context';
+import { formatCtimeFraction, type Zone } from '../pcp-core/time';
+import { compareTimestamps } from '../pcp-core/time/timestamp';
+import type { Command, CommandIo } from './command';
 import { archiveOption, archiveSpec, BufferedOut, describeError, openForCommand } from './archive-cli';
 import { DumpJsonFormatter } from './dump-json';
 import { ArchiveFetcher } from '../pcp-core/archive/fetch-archive';
@@ -28,9 +33,16 @@ import {
   type AtomValue,
   type InstanceList,
   type PmId,
+  type Timestamp,
 } from '../pcp-core/types';
 
-const options: readonly OptionSpec[] = [archiveOption, { long: 'json', help: 'one JSON object per record (see dump-json.ts)' }];
+const options: readonly OptionSpec[] = [
+  archiveOption,
+  { short: 'S', long: 'start', value: true, arg: 'TIME', help: 'records from this time (pmdumplog -S)' },
+  { short: 'T', long: 'finish', value: true, arg: 'TIME', help: 'records up to this time (pmdumplog -T)' },
+  { short: 'L', long: 'label', key: 'label', help: 'print the archive label only, as pmdumplog -L' },
+  { long: 'json', help: 'one JSON object per record (see dump-json.ts)' },
+];
 
 function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
@@ -74,14 +86,17 @@ export class TextFormatter {
     return `[${v.records.length} event record${v.records.length === 1 ? '' : 's'}]`;
   }
 
-  /** One record, straight from its checked bytes (no decoded values kept). */
-  format(rec: RawRecord): string {
+  /** One record (or its `picked` sets), straight from its checked bytes (no decoded values kept). */
+  format(rec: RawRecord, picked?: readonly number[]): string {
     const time = formatIsoUtc(rec.timestamp);
     if (rec.mark || !rec.frame || !rec.ctx) return `${time} <mark>\n`;
     const { bytes, view, start } = rec.frame;
-    let out = `${time} ${rec.numpmid} metric${rec.numpmid === 1 ? '' : 's'}\n`;
+    // `picked`: the offsets of the chosen sets (dump-select.ts), else every set in turn.
+    const n = picked ? picked.length : rec.numpmid;
+    let out = `${time} ${n} metric${n === 1 ? '' : 's'}\n`;
     let p = start + rec.ctx.format.dataHeaderSize;
-    for (let i = 0; i < rec.numpmid; i++) {
+    for (let i = 0; i < n; i++) {
+      if (picked) p = picked[i];
       const pmid = view.getUint32(p) as PmId;
       const numval = view.getInt32(p + 4);
       const prefix = this.prefix(pmid);
@@ -142,24 +157,104 @@ async function drain<R>(next: () => Promise<R>, each: (rec: R) => Promise<void>)
   }
 }
 
+/** pmdumplog -L's label: host, start and end (local time, µs for V2, ns for V3), zone, pid. */
+async function labelText(set: ArchiveSet, zone: Zone): Promise<string> {
+  const l = set.label;
+  const digits = l.version === 3 ? 9 : 6;
+  const ctx = await ArchiveContext.fromSet(set);
+  let end: string;
+  try {
+    end = formatCtimeFraction(zone, await ctx.archiveEnd(), digits);
+  } catch (e) {
+    if (!(e instanceof PmError)) throw e;
+    end = 'UNKNOWN';
+  }
+  let out = `Log Label (Log Format Version ${l.version})\nPerformance metrics from host ${l.hostname}\n`;
+  out += `    commencing ${formatCtimeFraction(zone, l.start, digits)}\n    ending     ${end}\n`;
+  if (l.timezone !== '') out += `Archive timezone: ${l.timezone}\n`;
+  if (l.zoneinfo !== '') out += `Archive zoneinfo: ${l.zoneinfo}\n`;
+  if (l.features !== 0) out += `Archive features: 0x${(l.features >>> 0).toString(16)}\n`;
+  return `${out}PID for pmlogger: ${l.pid}\n`;
+}
+
+/** The named metrics' pmids, subtrees expanded (pmdumplog's pmTraversePMNS); unknown names reported. */
+function wantedPmids(set: ArchiveSet, names: readonly string[], io: CommandIo): PmId[] {
+  const out: PmId[] = [];
+  for (const name of names) {
+    let leaves: string[];
+    try {
+      leaves = set.metadata.pmns.traverse(name);
+    } catch (e) {
+      if (!(e instanceof PmError)) throw e;
+      io.stderr(`pmdash dump: pmLookupName(${name}): ${e.message}\n`);
+      continue;
+    }
+    for (const leaf of leaves) {
+      const id = set.metadata.pmns.lookup(leaf);
+      if (id >= 0 && !out.includes(id as PmId)) out.push(id as PmId);
+    }
+  }
+  return out;
+}
+
 export const dumpCommand: Command = {
   name: 'dump',
-  summary: 'print every record of an archive in order (like pmdumplog -a)',
-  usage: '-a ARCHIVE [--json]',
+  summary: 'print the records of an archive in order (like pmdumplog -a; metrics, -S/-T, -L as pmdumplog)',
+  usage: '-a ARCHIVE [-S START] [-T FINISH] [-L] [--json] [METRIC...]',
   options,
   async run(argv, io) {
     const args = parseArgs(argv, options);
     const spec = archiveSpec(args);
+    const json = optFlag(args, 'json');
+    if (json && optFlag(args, 'label')) throw new UsageError('-L and --json are mutually exclusive');
     const set = await openForCommand('dump', spec, io);
     if (!set) return 1;
     try {
+      let zoneMemo: Zone | undefined;
+      const zone = (): Zone => (zoneMemo ??= localZone());
+      if (optFlag(args, 'label')) {
+        io.stdout(await labelText(set, zone()));
+        return 0;
+      }
+      // Metric names: only their sets, in the order named; no names, every record whole.
+      const wanted = args.positionals.length > 0 ? wantedPmids(set, args.positionals, io) : undefined;
+      if (wanted && wanted.length === 0) {
+        io.stderr('pmdash dump: No metric names can be translated, dump abandoned\n');
+        return 1;
+      }
+      // -S/-T: pmParseTimeWindow over the archive; records before the start are passed over,
+      // the dump stops at the first after the end.
+      const startOpt = optString(args, 'start');
+      const finishOpt = optString(args, 'finish');
+      let from: Timestamp | undefined;
+      let until: Timestamp | undefined;
+      if (startOpt !== undefined || finishOpt !== undefined) {
+        const ctx = await ArchiveContext.fromSet(set);
+        const w = parseValuesWindow({ start: startOpt, finish: finishOpt }, set.label.start, await ctx.archiveEnd(), zone());
+        from = w.origin;
+        until = w.finish;
+      }
+      const keep = (rec: RawRecord): readonly number[] | undefined | null => {
+        if (from && compareTimestamps(rec.timestamp, from) < 0) return null;
+        if (!wanted) return undefined;
+        const picked = pickSets(rec, wanted);
+        return picked.length > 0 ? picked : null;
+      };
       const out = new BufferedOut(io);
       const fetcher = new ArchiveFetcher(set);
+      const next = async (): Promise<RawRecord> => {
+        const rec = await fetcher.nextRaw();
+        if (until && compareTimestamps(rec.timestamp, until) > 0) throw new PmError(PM_ERR_EOL, pmErrStr(PM_ERR_EOL));
+        return rec;
+      };
       let failure: PmError | null;
-      if (optFlag(args, 'json')) {
+      if (json) {
         // The fast path: lines straight from each record's bytes.
         const format = new DumpJsonFormatter((p) => set.metadata.desc(p)?.type);
-        failure = await drain(() => fetcher.nextRaw(), (rec) => out.write(format.formatRaw(rec)));
+        failure = await drain(next, async (rec) => {
+          const picked = keep(rec);
+          if (picked !== null) await out.write(format.formatRaw(rec, picked));
+        });
       } else {
         const l = set.label;
         await out.write(
@@ -167,7 +262,10 @@ export const dumpCommand: Command = {
             `Start ${formatIsoUtc(l.start)}, ${set.archives.length} archive${set.archives.length === 1 ? '' : 's'}\n\n`,
         );
         const format = new TextFormatter(set);
-        failure = await drain(() => fetcher.nextRaw(), (rec) => out.write(format.format(rec)));
+        failure = await drain(next, async (rec) => {
+          const picked = keep(rec);
+          if (picked !== null) await out.write(format.format(rec, picked));
+        });
       }
       await out.flush();
       if (failure) {

@@ -9,8 +9,11 @@ import type { Command } from './command';
 import { archiveOption, archiveSpec, BufferedOut, openForCommand } from './archive-cli';
 import { derivedHelpText, derivedOverArchiveSet } from './derived-cli';
 import { isDerivedPmid } from '../pcp-core/derived/registry';
+import type { DerivedContext } from '../pcp-core/derived/derived-context';
 import type { ArchiveSet } from '../pcp-core/archive/archive-set';
 import { pminfoLabels, type NameLabels } from './pminfo-labels';
+import { PminfoValues } from './pminfo-values';
+import { ArchiveContext } from '../pcp-core/context/archive-context';
 import { PM_ERR_PMID_LOG, PmError, pmErrStr } from '../pcp-core/errors';
 import { formatUnits } from '../pcp-core/units';
 import {
@@ -39,6 +42,8 @@ const options: readonly OptionSpec[] = [
   archiveOption,
   { short: 'd', long: 'desc', key: 'desc', help: 'show each metric\'s descriptor (pminfo -d)' },
   { short: 'T', long: 'help-text', key: 'help', help: 'show each metric\'s help text (pminfo -T)' },
+  { short: 'f', long: 'fetch', key: 'values', help: 'show each metric\'s values at the first record holding it (pminfo -f)' },
+  { short: 't', long: 'oneline', key: 'oneline', help: 'show each metric\'s one-line help after its name (pminfo -t)' },
   { short: 'l', long: 'labels', key: 'labels', help: 'show each metric\'s labels (pminfo -l)' },
   { short: 'c', long: 'derived', value: true, repeat: true, arg: 'CONFIG', help: 'load derived metric definitions from CONFIG (pminfo -c)' },
   { long: 'json', help: 'print one JSON object' },
@@ -82,16 +87,29 @@ function helpText(set: ArchiveSet, id: PmId): string {
   }
 }
 
+/** pminfo -t's text after the name: " [one-line help]", or the lookup's error. */
+async function onelineText(set: ArchiveSet, derived: DerivedContext | undefined, pmid: PmId): Promise<string> {
+  try {
+    const text = derived && isDerivedPmid(pmid) ? await derived.lookupText({ pmid }, 'oneline') : set.metadata.text({ pmid }, 'oneline');
+    return ` [${text}]`;
+  } catch (e) {
+    if (e instanceof PmError) return ` One-line Help: Error: ${e.message}`;
+    throw e;
+  }
+}
+
 export const metricsCommand: Command = {
   name: 'metrics',
-  summary: 'list the metrics of an archive (like pminfo -a, with -d, -T, -l)',
-  usage: '-a ARCHIVE [-c CONFIG] [-d] [-T] [-l] [PREFIX...] [--json]',
+  summary: 'list the metrics of an archive (like pminfo -a, with -d, -f, -t, -T, -l)',
+  usage: '-a ARCHIVE [-c CONFIG] [-d] [-f] [-t] [-T] [-l] [PREFIX...] [--json]',
   options,
   async run(argv, io) {
     const args = parseArgs(argv, options);
     const spec = archiveSpec(args);
     const showDesc = optFlag(args, 'desc');
     const showHelp = optFlag(args, 'help');
+    const showOneline = optFlag(args, 'oneline');
+    const showValues = optFlag(args, 'values');
     const showLabels = optFlag(args, 'labels');
     const json = optFlag(args, 'json');
     const set = await openForCommand('metrics', spec, io);
@@ -122,6 +140,8 @@ export const metricsCommand: Command = {
         }
         return undefined;
       };
+      // -f: pminfo fetches each metric alone from the archive's start (pminfo-values.ts).
+      const values = showValues && !json ? new PminfoValues(set, derived ?? (await ArchiveContext.fromSet(set))) : undefined;
       const out = new BufferedOut(io);
       let status = 0;
       const entries: unknown[] = [];
@@ -148,7 +168,7 @@ export const metricsCommand: Command = {
           let desc = meta.desc(pmid);
           // A derived metric is bound (and its semantic errors reported) only when its
           // descriptor is needed, as pminfo does.
-          if (derived && isDerivedPmid(pmid) && (showDesc || showHelp || showLabels || json)) {
+          if (derived && isDerivedPmid(pmid) && (showDesc || showHelp || showLabels || showValues || json)) {
             const [d] = await derived.lookupDescs([pmid]);
             if (typeof d === 'number') {
               if (json) entries.push({ name, pmid: formatPmId(pmid), error: pmErrStr(d) });
@@ -156,6 +176,12 @@ export const metricsCommand: Command = {
               continue;
             }
             desc = d;
+          }
+          // pminfo reports a derived metric it cannot bind by its descriptor lookup (above), not its fetch.
+          const fetched = values ? await values.fetch(pmid) : undefined;
+          if (fetched && 'fetchError' in fetched) {
+            await out.write(`${name}: pmFetch: ${pmErrStr(fetched.fetchError)}\n`);
+            continue;
           }
           if (json) {
             const entry: Record<string, unknown> = { name, pmid: formatPmId(pmid) };
@@ -165,7 +191,7 @@ export const metricsCommand: Command = {
               entry.sem = formatSem(desc.sem);
               entry.units = formatUnits(desc.units);
             }
-            if (showHelp) {
+            if (showHelp || showOneline) {
               for (const kind of ['oneline', 'help'] as const) {
                 try {
                   entry[kind] = meta.text({ pmid }, kind);
@@ -184,15 +210,17 @@ export const metricsCommand: Command = {
             entries.push(entry);
             continue;
           }
-          if ((showDesc || showLabels) && !desc) {
+          if ((showDesc || showLabels || showValues) && !desc) {
             await out.write(`${name}: pmLookupDesc: ${pmErrStr(PM_ERR_PMID_LOG)}\n`);
             continue;
           }
-          let text = showDesc || showHelp || showLabels ? `\n${name}\n` : `${name}\n`;
+          const oneline = showOneline ? await onelineText(set, derived, pmid) : '';
+          let text = showDesc || showHelp || showLabels || showValues ? `\n${name}${oneline}\n` : `${name}${oneline}\n`;
           if (showDesc && desc) text += formatDescLines(desc);
           const shown = l && 'metric' in l ? l : undefined;
           if (shown?.metric) text += `    labels ${shown.metric}\n`;
           if (showHelp) text += derived && isDerivedPmid(pmid) ? await derivedHelpText(derived, pmid) : helpText(set, pmid);
+          if (fetched && desc) text += values?.format(desc, fetched.set, fetched.timestamp) ?? '';
           for (const i of shown?.instances ?? []) text += `    inst [${i.inst} or "${i.name}"] labels ${i.labels}\n`;
           await out.write(text);
         }

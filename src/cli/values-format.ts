@@ -6,21 +6,26 @@
 // - time: UTC, ISO-8601 with nine fractional digits;
 // - values keyed by instance name ("" for a singular metric, always present), in the fetch
 //   result's order; a number (rates and floating point as the shortest round-trip decimal,
-//   64-bit raw values as exact integers), a string, or null when there is no value.
+//   64-bit raw values as exact integers), a string, or null when there is no value; a
+//   floating-point infinity or NaN (a derived division by zero) is the string "Infinity",
+//   "-Infinity" or "NaN" (JSON has no such numbers), never null.
 // Without --json, a table in the style of pmval/pmrep: one column per metric instance, one
 // row per sample, values printed as pmval prints them.
 import { formatIsoUtc } from '../pcp-core/archive/timestamps';
 import type { Timestamp } from '../pcp-core/types';
-import { PM_INDOM_NULL, PM_TYPE_DOUBLE, PM_TYPE_FLOAT, formatInDom, formatPmId, formatSem, formatType } from '../pcp-core/types';
+import { PM_INDOM_NULL, PM_SEM_COUNTER, PM_TYPE_DOUBLE, PM_TYPE_FLOAT, formatInDom, formatPmId, formatSem, formatType } from '../pcp-core/types';
 import { formatUnits } from '../pcp-core/units';
 import { pmvalUnitsText } from '../pcp-core/rate';
+import { formatExpC, formatFixedC } from '../pcp-core/c-numeric';
 import type { Sample, SampledMetric, SampleValue } from './values-sampler';
 
 function jsonValue(v: SampleValue): string {
   if (v === null) return 'null';
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'string') return JSON.stringify(v);
-  return Number.isFinite(v) ? String(v) : 'null';
+  if (Number.isFinite(v)) return String(v);
+  // JSON has no infinities or NaN: strings, so they stay distinct from null (no value).
+  return Number.isNaN(v) ? '"NaN"' : v > 0 ? '"Infinity"' : '"-Infinity"';
 }
 
 export function jsonHeader(metrics: readonly SampledMetric[]): string {
@@ -57,30 +62,38 @@ export function jsonSampleFormatter(metrics: readonly SampledMetric[]): (s: Samp
   };
 }
 
-/** C's "%.3E" (two-digit exponent at least). */
-function exp3(v: number): string {
-  const [mant, e] = v.toExponential(3).split('e') as [string, string];
-  const n = Number(e);
-  return `${mant}E${n < 0 ? '-' : '+'}${String(Math.abs(n)).padStart(2, '0')}`;
+/** How pmval prints values: -f N (fixed decimals) or its printreal rules. */
+export interface CellStyle {
+  readonly fixed?: number;
 }
 
-/** pmval's printreal: 0 → "0.0", < 0.1 or > 9999 → %.3E, then 4/3/2/1 decimals by size. */
-export function pmvalReal(v: number): string {
-  if (v === 0) return '0.0';
-  const a = Math.abs(v);
-  if (a < 0.1 || a > 9999) return exp3(v);
-  if (a <= 0.9999) return v.toFixed(4);
-  if (a <= 9.999) return v.toFixed(3);
-  if (a <= 99.99) return v.toFixed(2);
-  if (a <= 999.9) return v.toFixed(1);
-  return `${v.toFixed(0)}.`;
+/**
+ * pmval's printreal, without its padding: a negative counter is "!"; with -f N, "%.Nf";
+ * else 0 → "0.0", < 0.1 or > 9999 → "%.3E", then 4/3/2/1/0 decimals by size (a NaN falls
+ * through every test to the last: "%.0f." gives "-nan."). Infinities and NaN are spelled as
+ * glibc prints them (INF, -INF; inf, -inf, -nan with -f).
+ */
+export function pmvalReal(v: number, sem: number, style: CellStyle = {}): string {
+  if (v < 0 && sem === PM_SEM_COUNTER) return '!';
+  // glibc prints a NaN's sign, and x86 arithmetic (inf - inf, 0 * inf in libpcp's derived
+  // metrics) makes negative ones; JavaScript engines do not keep a NaN's sign reliably, so a
+  // NaN is printed as that default NaN.
+  if (Number.isNaN(v)) return style.fixed !== undefined ? '-nan' : '-nan.';
+  if (style.fixed !== undefined) return formatFixedC(v, style.fixed);
+  if (v === 0) return `${formatFixedC(v, 0)}.0`;
+  if (v < 0.1 || v > 9999) return formatExpC(v, 3).toUpperCase();
+  if (v <= 0.9999) return formatFixedC(v, 4);
+  if (v <= 9.999) return formatFixedC(v, 3);
+  if (v <= 99.99) return formatFixedC(v, 2);
+  if (v <= 999.9) return formatFixedC(v, 1);
+  return `${formatFixedC(v, 0)}.`;
 }
 
-function cell(v: SampleValue | undefined, floating: boolean): string {
+function cell(v: SampleValue | undefined, floating: boolean, sem: number, style: CellStyle): string {
   if (v === undefined || v === null) return '?';
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'bigint') return v.toString();
-  return floating ? pmvalReal(v) : String(v);
+  return floating ? pmvalReal(v, sem, style) : String(v);
 }
 
 export interface TableInfo {
@@ -102,6 +115,8 @@ export class TableBuilder {
   private readonly colOf: Map<number, number>[];
   private readonly colInst: number[][];
   private readonly floating: boolean[];
+  /** The semantics printreal is given: a rate's is a counter's. */
+  private readonly sem: number[];
   private readonly times: string[] = [];
   /** Row k's entries are [rowStart[k], rowStart[k+1]) of entryMetric/entryCol/entryText. */
   private rowStart = new Int32Array(1024);
@@ -114,10 +129,12 @@ export class TableBuilder {
   constructor(
     private readonly metrics: readonly SampledMetric[],
     private readonly formatTime: (t: Timestamp) => string,
+    private readonly style: CellStyle & { readonly width?: number } = {},
   ) {
     this.colOf = metrics.map(() => new Map<number, number>());
     this.colInst = metrics.map((): number[] => []);
     this.floating = metrics.map((m) => m.rate || m.desc.type === PM_TYPE_FLOAT || m.desc.type === PM_TYPE_DOUBLE);
+    this.sem = metrics.map((m) => (m.rate ? PM_SEM_COUNTER : m.desc.sem));
   }
 
   add(s: Sample): void {
@@ -140,7 +157,7 @@ export class TableBuilder {
         }
         this.entryMetric[this.entries] = j;
         this.entryCol[this.entries++] = c;
-        this.entryText.push(cell(v, this.floating[j]));
+        this.entryText.push(cell(v, this.floating[j], this.sem[j], this.style));
       }
     }
     this.rowStart[++this.rows] = this.entries;
@@ -173,7 +190,7 @@ export class TableBuilder {
     });
     const ncols = head1.length;
     const rows = this.rows;
-    const widths = head1.map((h, i) => Math.max(h.length, head2[i].length, rows > 0 ? 1 : 0));
+    const widths = head1.map((h, i) => Math.max(h.length, head2[i].length, rows > 0 ? 1 : 0, this.style.width ?? 0));
     // A row shows an instance's first value only (a set could name an instance twice).
     const global = new Int32Array(this.entries);
     const stamp = new Int32Array(ncols).fill(-1);

@@ -118,7 +118,8 @@ function rateOf(m: SampledMetric, pset: ValueSet, inst: number, v: AtomValue, de
   const k = pset.inst.indexOf(inst);
   if (k < 0) return null;
   const r = pmvalRate(toDouble(pset.values[k], m.desc.type), toDouble(v, m.desc.type), delta, m.desc.type, wrap);
-  return Number.isFinite(r) ? r : null;
+  // A decrease (no wrap) is NaN: no value, as pmval's "!"; an infinity (no time between) is kept.
+  return Number.isNaN(r) ? null : r;
 }
 
 /** Whether pmval converts this metric to a rate. */

@@ -2,7 +2,7 @@
 // -S/-T are pmParseTimeWindow over the archive's bounds (offsets, @ dates, free forms, read
 // in the chosen zone), and the table's times are printed in that zone: the process's local
 // zone by default (as PCP tools), the archive's with -z, TZ with -Z.
-import { Zone, formatTimeOfDay, parseInterval, parseTimeWindow, TimeParseError, type TimeContext } from '../pcp-core/time';
+import { Zone, formatCtimeFraction, formatTimeOfDay, parseInterval, parseTimeWindow, TimeParseError, type TimeContext, type TimeWindowArgs } from '../pcp-core/time';
 import { makeTimestamp } from '../pcp-core/time/timestamp';
 import type { Timestamp } from '../pcp-core/types';
 import { readlinkSync } from 'node:fs';
@@ -59,15 +59,22 @@ export interface ValuesWindow {
   readonly finish: Timestamp;
 }
 
-/** pmParseTimeWindow for -S / -T against the archive's [start, end], dates in `zone`. */
-export function parseValuesWindow(start: string | undefined, finish: string | undefined, logStart: Timestamp, logEnd: Timestamp, zone: Zone): ValuesWindow {
+/** pmParseTimeWindow for -S / -T / -A / -O against the archive's [start, end], dates in `zone`. */
+export function parseValuesWindow(args: TimeWindowArgs, logStart: Timestamp, logEnd: Timestamp, zone: Zone): ValuesWindow {
   const ctx: TimeContext = { zone, now: () => makeTimestamp(Math.floor(Date.now() / 1000), 0) };
-  const r = parseTimeWindow({ start, finish }, logStart, logEnd, ctx);
-  if (!r.ok) usage(r.error.spec === finish ? '-T' : '-S', r.error);
+  const r = parseTimeWindow(args, logStart, logEnd, ctx);
+  if (!r.ok) {
+    const spec = r.error.spec;
+    usage(spec === args.finish ? '-T' : spec === args.align ? '-A' : spec === args.origin ? '-O' : '-S', r.error);
+  }
   return { origin: r.origin, finish: r.end };
 }
 
-/** "HH:MM:SS.mmm" in `zone`, as pmval prints sample times. */
-export function zoneFormatter(zone: Zone): (t: Timestamp) => string {
+/**
+ * Sample times as pmval prints them in `zone`: "HH:MM:SS.mmm"; with -X "Ddd Mmm DD
+ * HH:MM:SS.uuuuuu YYYY", with -XX nine fraction digits.
+ */
+export function zoneFormatter(zone: Zone, fullTimes = 0): (t: Timestamp) => string {
+  if (fullTimes > 0) return (t) => formatCtimeFraction(zone, t, fullTimes > 1 ? 9 : 6);
   return (t) => formatTimeOfDay(zone, t, 3);
 }

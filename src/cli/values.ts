@@ -4,8 +4,9 @@
 // pmval does (values-sampler.ts). Sample counts follow pmval: -s N fetches, else until -T,
 // else until the end of the archive. Output: a table, or --json lines (values-format.ts).
 //
-// Sources: archives (-a) or a live pmcd (-h HOST[:PORT], HOST@PROXY, or ws://BRIDGE/pmcd?...,
-// opened by openLiveContext), sampled with a fetch every -t. Extension point for the other
+// Sources: archives (-a, or -U for records as stored) or a live pmcd (-h: PCP host specs,
+// or ws://BRIDGE/pmcd?..., opened by openLiveContext; neither -a nor -h: "local:"),
+// sampled with a fetch every -t. Extension point for the other
 // layer (kept here, in one place):
 //   - derived metrics: `-c CONFIG` files applied in applyDerivedConfig().
 // The rest of the command works on any Context.
@@ -17,7 +18,9 @@ import type { IgnoreMarks } from '../pcp-core/replay/interp-bounds';
 import { timestampToReal } from '../pcp-core/time/timestamp';
 import type { InDom, PmId, Timestamp } from '../pcp-core/types';
 import { PM_INDOM_NULL } from '../pcp-core/types';
-import { optFlag, optList, optString, parseArgs, UsageError, type OptionSpec } from './args';
+import { optCount, optFlag, optList, optString, parseArgs, UsageError, type OptionSpec, type ParsedArgs } from './args';
+import { RecordContext } from './values-records';
+import { CsvWriter } from './values-csv';
 import type { Command, CommandIo } from './command';
 import { applyDerivedConfig as applyDerivedConfigs } from './derived-cli';
 import { TableBuilder, jsonHeader, jsonSampleFormatter } from './values-format';
@@ -27,7 +30,7 @@ import { Zone } from '../pcp-core/time';
 
 export const valuesOptions: OptionSpec[] = [
   { short: 'a', long: 'archive', value: true, repeat: true, arg: 'ARCHIVE', help: 'archive (name, file, directory or comma list); repeat to join several' },
-  { short: 'h', long: 'host', value: true, arg: 'HOST', help: 'live pmcd: HOST[:PORT], HOST[:PORT]@PROXY[:PORT] (pmproxy relay) or ws[s]://SERVER/pmcd[?target=HOST:PORT] (pmdash bridge)' },
+  { short: 'h', long: 'host', value: true, arg: 'HOST', help: 'live pmcd (default local:): HOST[:PORT], HOST[:PORT]@PROXY[:PORT] (pmproxy relay), pcp://HOST[:PORT], local:[SOCKET] (Unix socket, else localhost), unix:[SOCKET], or ws[s]://SERVER/pmcd[?target=HOST:PORT] (pmdash bridge); $PMCD_PORT, $PMPROXY_HOST, $PMPROXY_PORT, $PMCD_CONNECT_TIMEOUT, $PMCD_REQUEST_TIMEOUT as libpcp' },
   { short: 't', long: 'interval', value: true, arg: 'INTERVAL', help: 'sampling interval, e.g. 10, 2.5sec, 250msec (default 1 sec)' },
   { short: 'S', long: 'start', value: true, arg: 'TIME', help: 'first sample (default the archive start): +offset, -offset from the end, @date' },
   { short: 'T', long: 'finish', value: true, arg: 'TIME', help: 'last sample time (default: the end of the archive)' },
@@ -36,8 +39,15 @@ export const valuesOptions: OptionSpec[] = [
   { short: 'i', long: 'instances', value: true, arg: 'LIST', help: 'only these instances (comma-separated names)' },
   { short: 'z', long: 'hostzone', help: "print times in the archive's time zone" },
   { short: 'Z', long: 'timezone', value: true, arg: 'TZ', help: 'print times in time zone TZ' },
+  { short: 'A', long: 'align', value: true, arg: 'TIME', help: 'align sample times on natural boundaries, e.g. 1min (pmval -A)' },
+  { short: 'O', long: 'origin', value: true, arg: 'TIME', help: 'first sample time within the -S/-T window (pmval -O)' },
+  { short: 'U', long: 'nointerp', value: true, repeat: true, arg: 'ARCHIVE', help: 'archive replayed record by record, not interpolated: every record holding the metrics, at its own time (pmval -U; -t is ignored)' },
+  { short: 'f', long: 'precision', value: true, arg: 'N', help: 'fixed-point values with N decimals (pmval -f)' },
+  { short: 'w', long: 'width', value: true, arg: 'N', help: 'each value column at least N characters wide (pmval -w)' },
+  { short: 'X', long: 'timestamp', repeat: true, help: 'times with date and microseconds; -XX nanoseconds (pmval -X)' },
   { short: 'c', long: 'derived', value: true, repeat: true, arg: 'CONFIG', help: 'load derived metric definitions from CONFIG' },
-  { long: 'json', help: 'one JSON object per line: a header, then one line per sample' },
+  { short: 'o', long: 'output', value: true, arg: 'FORMAT', help: 'csv: pmrep\'s CSV (pmrep -o csv): counters as rates per second of their own units, three decimals' },
+  { long: 'json', help: 'one JSON object per line: a header, then one line per sample; an infinity or NaN is the string "Infinity", "-Infinity" or "NaN", no value is null' },
 ];
 
 /** The -c hook: derived metric definitions wrap the context (src/pcp-core/derived, derived-cli.ts). */
@@ -65,15 +75,16 @@ function ignoreMarksFromEnv(io: CommandIo): IgnoreMarks {
   }
 }
 
-async function openSource(archives: readonly string[], host: string | undefined, io: CommandIo): Promise<OpenedSource> {
+async function openSource(archives: readonly string[], hostOpt: string | undefined, io: CommandIo): Promise<OpenedSource> {
+  if (hostOpt !== undefined && archives.length > 0) throw new UsageError('-a and -h are mutually exclusive');
+  // Neither -a nor -h: the local pmcd, as pmval ("local:": its Unix socket, else localhost).
+  const host = hostOpt ?? (archives.length === 0 ? 'local:' : undefined);
   if (host !== undefined) {
-    if (archives.length > 0) throw new UsageError('-a and -h are mutually exclusive');
     // The first connection is not retried: a wrong host is reported at once.
     // Loaded on demand: the WebSocket/TCP stack costs startup time archives do not need.
     const { openLiveContext } = await import('../node/open-live-context');
-    return { ctx: await openLiveContext(host), name: host };
+    return { ctx: await openLiveContext(host, {}, process.env, (t) => io.stderr(`pmdash values: Warning: ${t}\n`)), name: host };
   }
-  if (archives.length === 0) throw new UsageError('a metric source is required: -a ARCHIVE or -h HOST');
   const name = archives.join(',');
   const ctx = await openArchiveContext(new DirFileSet(), name, {
     counterWrap: process.env.PCP_COUNTER_WRAP !== undefined,
@@ -98,6 +109,17 @@ function splitInstances(list: string): string[] {
   return out;
 }
 
+/** A non-negative integer option (pmval's -f, -w), at least `min`. */
+function optInteger(args: ParsedArgs, key: string, flag: string, min: number): number | undefined {
+  const text = optString(args, key);
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < min) throw new UsageError(`${flag} ${text}: not an integer ${min > 0 ? 'greater than 0' : '0 or more'}`);
+  // printf's precision: more than 100 digits prints nothing any reader wants.
+  if (key === 'precision' && n > 100) throw new UsageError(`${flag} ${text}: at most 100 decimals`);
+  return n;
+}
+
 /** pmval's timing: origin as a timeval (whole µs) and Δ as a whole number of milliseconds. */
 function pmvalDeltaNs(intervalNs: bigint): bigint {
   const sec = intervalNs / 1_000_000_000n;
@@ -117,10 +139,20 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   if (samplesOpt !== undefined && (!Number.isInteger(samplesOpt) || samplesOpt < 0)) throw new UsageError(`-s ${samplesText}: not a number of samples`);
   const raw = optFlag(args, 'raw');
   const json = optFlag(args, 'json');
+  const output = optString(args, 'output');
+  if (output !== undefined && output !== 'csv') throw new UsageError(`-o ${output}: the output format must be csv`);
+  const csv = output === 'csv';
+  if (csv && json) throw new UsageError('-o csv and --json are mutually exclusive');
+  const fixed = optInteger(args, 'precision', '-f', 0);
+  const width = optInteger(args, 'width', '-w', 1);
+  const fullTimes = optCount(args, 'timestamp');
+  const nointerp = optList(args, 'nointerp');
 
-  const src = await openSource(optList(args, 'archive'), optString(args, 'host'), io);
+  const src = await openSource([...optList(args, 'archive'), ...nointerp], optString(args, 'host'), io);
   try {
-    const ctx = await applyDerivedConfig(src.ctx, optList(args, 'derived'), io);
+    // -U: the archive record by record (values-records.ts), beneath any derived metrics.
+    const base = nointerp.length > 0 && src.archive ? new RecordContext(src.archive) : src.ctx;
+    const ctx = await applyDerivedConfig(base, optList(args, 'derived'), io);
     // Metrics and descriptors.
     const ids = await ctx.lookupNames(names);
     ids.forEach((id, i) => {
@@ -142,10 +174,13 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
             });
       const byId = new Map<number, string>();
       if (known) known.instances.forEach((inst, k) => byId.set(inst, known.names[k]));
-      metrics.push({ name: names[i], desc: d, rate: isRateConverted(d, raw), instName: (inst) => (inst === -1 ? '' : (byId.get(inst) ?? String(inst))) });
+      // CSV samples raw values: its rates are pmrep's (values-csv.ts), not pmval's.
+      metrics.push({ name: names[i], desc: d, rate: !csv && isRateConverted(d, raw), instName: (inst) => (inst === -1 ? '' : (byId.get(inst) ?? String(inst))) });
     }
     // -i: restrict every metric with an instance domain to the named instances.
     const instOpt = optString(args, 'instances');
+    /** Per indom, the instances -i chose. */
+    const chosenIds = new Map<InDom, number[]>();
     if (instOpt !== undefined) {
       const wanted = splitInstances(instOpt);
       const done = new Set<InDom>();
@@ -158,6 +193,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
           if (id === undefined) throw new UsageError(`${m.name}: instance "${w}": ${pmErrStr(PM_ERR_INST_LOG)}`);
           return id;
         });
+        chosenIds.set(m.desc.indom, chosen);
         ctx.changeProfile({ op: 'delete', indom: m.desc.indom });
         ctx.changeProfile({ op: 'add', indom: m.desc.indom, instances: chosen });
       }
@@ -172,18 +208,19 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     let plan: SamplingPlan;
     if (!src.archive) {
       // Live: a fetch every -t from now on, -s times (or until interrupted, with --json).
-      if (optString(args, 'start') !== undefined || optString(args, 'finish') !== undefined) throw new UsageError('-S and -T apply to archives; with -h use -s N');
-      if (samplesOpt === undefined && !json) throw new UsageError('with -h, give -s N for a table, or --json to stream samples until interrupted');
+      if (['start', 'finish', 'align', 'origin'].some((k) => optString(args, k) !== undefined)) throw new UsageError('-S, -T, -A and -O apply to archives; with -h use -s N');
+      if (samplesOpt === undefined && !json && !csv) throw new UsageError('with -h, give -s N for a table, or --json or -o csv to stream samples until interrupted');
       plan = { origin: { sec: 0, nsec: 0 }, deltaNs: pmvalDeltaNs(intervalNs), samples: samplesOpt, archive: false, counterWrap: process.env.PCP_COUNTER_WRAP !== undefined };
     } else {
       // Time window and sample count, as pmval computes them.
       const start = src.ctx.source.kind === 'archive' ? src.ctx.source.start : { sec: 0, nsec: 0 };
       const end = await src.archive.archiveEnd();
-      const startOpt = optString(args, 'start');
-      const finishOpt = optString(args, 'finish');
-      const { origin, finish } = startOpt === undefined && finishOpt === undefined ? { origin: start, finish: end } : parseValuesWindow(startOpt, finishOpt, start, end, zone());
+      const window = { start: optString(args, 'start'), finish: optString(args, 'finish'), align: optString(args, 'align'), origin: optString(args, 'origin') };
+      // An -A that cannot be applied is ignored without a word, as pmval (libpcp's warning is dropped).
+      const { origin, finish } = Object.values(window).every((v) => v === undefined) ? { origin: start, finish: end } : parseValuesWindow(window, start, end, zone());
       let samples = samplesOpt;
-      if (samples === undefined) {
+      // -U: every record up to -T (or the end), as pmval counts no samples in PM_MODE_FORW.
+      if (samples === undefined && nointerp.length === 0) {
         const step = timestampToReal({ sec: Number(intervalNs / 1_000_000_000n), nsec: Number(intervalNs % 1_000_000_000n) });
         const n = Math.trunc((timestampToReal(finish) - timestampToReal(origin)) / step);
         samples = n < 0 ? 0 : n + 1;
@@ -193,10 +230,25 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     }
 
     if (json) io.stdout(jsonHeader(metrics) + '\n');
+    let csvWriter: CsvWriter | undefined;
+    if (csv) {
+      // pmrep's columns: each metric's whole instance domain, in its order (-i: those chosen).
+      const instances: Array<number[] | undefined> = [];
+      for (const m of metrics) {
+        if (m.desc.indom === PM_INDOM_NULL) instances.push(undefined);
+        else {
+          const all = Array.from((await ctx.getInDom(m.desc.indom)).instances);
+          const chosen = chosenIds.get(m.desc.indom);
+          instances.push(chosen ? all.filter((i) => chosen.includes(i)) : all);
+        }
+      }
+      csvWriter = new CsvWriter(metrics, instances, raw, zone(), plan.counterWrap);
+      io.stdout(csvWriter.header());
+    }
     const jsonSample = jsonSampleFormatter(metrics);
     let timeText: ((t: Timestamp) => string) | undefined;
     // The table is built as samples come (its cells as text), not from retained samples.
-    const table = json ? undefined : new TableBuilder(metrics, (t) => (timeText ??= zoneFormatter(zone()))(t));
+    const table = json || csvWriter ? undefined : new TableBuilder(metrics, (t) => (timeText ??= zoneFormatter(zone(), fullTimes))(t), { fixed, width });
     // JSON lines are written in batches: one write per line costs more than the replay.
     let batch = '';
     const flush = async (): Promise<void> => {
@@ -207,8 +259,8 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     };
     for await (const samples of sampleBatches(ctx, metrics, pmids, plan)) {
       for (const s of samples) {
-        if (json) {
-          batch += jsonSample(s) + '\n';
+        if (json || csvWriter) {
+          batch += csvWriter ? csvWriter.line(s) : jsonSample(s) + '\n';
           // Live sources print each sample as it comes; archives in 64 KB batches.
           if (!plan.archive || batch.length >= 65536) await flush();
         } else {
@@ -217,7 +269,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
       }
     }
     await flush();
-    if (table) io.stdout(table.finish({ source: src.name, host: src.ctx.source.hostname, timeLabel: zone().tz, intervalSec: Number(plan.deltaNs) / 1e9, raw }));
+    if (table) io.stdout(table.finish({ source: src.name, host: src.ctx.source.hostname, timeLabel: zone().tz, intervalSec: nointerp.length > 0 ? undefined : Number(plan.deltaNs) / 1e9, raw }));
     return 0;
   } finally {
     await src.ctx.close();
@@ -227,7 +279,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
 export const valuesCommand: Command = {
   name: 'values',
   summary: 'metric values over time from archives or a live pmcd, as pmval/pmrep report them (rates for counters)',
-  usage: '-a ARCHIVE | -h HOST [-t INTERVAL] [-S START] [-T FINISH] [-s SAMPLES] [-r] [-i INSTANCES] [-z | -Z TZ] [-c CONFIG] [--json] METRIC...',
+  usage: '[-a ARCHIVE | -U ARCHIVE | -h HOST] [-t INTERVAL] [-S START] [-T FINISH] [-A ALIGN] [-O ORIGIN] [-s SAMPLES] [-r] [-i INSTANCES] [-z | -Z TZ] [-f N] [-w N] [-X] [-c CONFIG] [--json | -o csv] METRIC...',
   options: valuesOptions,
   async run(argv, io) {
     try {

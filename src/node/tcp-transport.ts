@@ -1,6 +1,7 @@
 // The Node TCP Transport (CLI, tests, the bridge's upstream side): a net.Socket to pmcd or
-// pmproxy moving bytes only (pdu-protocol.md §1.1). Socket errors become PmErrors carrying
-// the negated errno, as libpcp reports them (ECONNREFUSED → −111 "Connection refused").
+// pmproxy, or to pmcd's Unix domain socket, moving bytes only (pdu-protocol.md §1.1). Socket
+// errors become PmErrors carrying the negated errno, as libpcp reports them (ECONNREFUSED →
+// −111 "Connection refused").
 import { connect, type Socket } from 'node:net';
 import { constants } from 'node:os';
 import { ECONNREFUSED, ETIMEDOUT, PmError, PM_ERR_EOF, PM_ERR_IPC, pmErrStr } from '../pcp-core/errors';
@@ -46,8 +47,14 @@ export function socketTransport(socket: Socket, peer: string): Transport {
 }
 
 /** Opens a TCP connection; rejects with a PmError naming host:port. */
+/** Opens a TCP connection; rejects with a PmError naming host:port. */
 export async function openTcpTransport(host: string, port: number, options: TcpOptions = {}): Promise<Transport> {
   return socketTransport(await connectTcpSocket(host, port, options), `${host}:${port}`);
+}
+
+/** Opens a connection to pmcd's Unix domain socket; rejects with a PmError naming the path. */
+export async function openUnixTransport(path: string, options: TcpOptions = {}): Promise<Transport> {
+  return socketTransport(await connectSocket({ path }, path, options), path);
 }
 
 /**
@@ -55,10 +62,13 @@ export async function openTcpTransport(host: string, port: number, options: TcpO
  * bridge pauses pmcd's socket while its client is not reading); errors as openTcpTransport.
  */
 export function connectTcpSocket(host: string, port: number, options: TcpOptions = {}): Promise<Socket> {
-  const peer = `${host}:${port}`;
+  return connectSocket({ host, port }, `${host}:${port}`, options);
+}
+
+function connectSocket(where: { host: string; port: number } | { path: string }, peer: string, options: TcpOptions): Promise<Socket> {
   const timeoutMs = options.connectTimeoutMs ?? 5000;
   return new Promise<Socket>((resolve, reject) => {
-    const socket = connect({ host, port });
+    const socket = connect(where);
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new PmError(ETIMEDOUT, `${pmErrStr(ETIMEDOUT)} (connecting for ${timeoutMs} ms)`, peer));

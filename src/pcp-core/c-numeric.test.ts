@@ -55,3 +55,4 @@ describe('rounding', () => {
     expect(powInt(2, 0)).toBe(1);
   });
 });
+

@@ -306,3 +306,83 @@ export function strtol(text: string, start: number): { value: number; end: numbe
   }
   return { value: neg ? -v : v, end: i };
 }
+
+const signView = new DataView(new ArrayBuffer(8));
+
+/** C's signbit(): also for NaN, whose sign glibc prints ("-nan": x86's inf - inf sets it). */
+export function signBit(x: number): boolean {
+  signView.setFloat64(0, x);
+  return (signView.getUint8(0) & 0x80) !== 0;
+}
+
+/** glibc's printf text for a non-finite double: "inf", "-inf", "nan", "-nan" (upper for %E/%F). */
+export function cNonFinite(x: number, upper: boolean): string {
+  const s = `${signBit(x) ? '-' : ''}${Number.isNaN(x) ? 'nan' : 'inf'}`;
+  return upper ? s.toUpperCase() : s;
+}
+
+/** printf("%.Nf", x) as glibc prints it: exact decimal expansion, to nearest, ties to even. */
+export function formatFixedC(x: number, digits: number): string {
+  if (!Number.isFinite(x)) return cNonFinite(x, false);
+  const neg = signBit(x);
+  // Number#toFixed is exact but for ties, which it rounds up. Below 2^52 a true tie n + ½ is
+  // representable, so the correctly rounded product is that tie: any other proves none.
+  if (digits <= 20) {
+    const scaled = Math.abs(x) * 10 ** digits;
+    if (scaled < 2 ** 52 && !(Number.isInteger(scaled * 2) && !Number.isInteger(scaled))) return `${neg ? '-' : ''}${Math.abs(x).toFixed(digits)}`;
+  }
+  const { mant, exp } = decomposeDouble(Math.abs(x));
+  // |x| · 10^digits = num / den exactly; q is its rounded value.
+  let num = mant * 10n ** BigInt(digits);
+  let den = 1n;
+  if (exp >= 0) num <<= BigInt(exp);
+  else den <<= BigInt(-exp);
+  let q = num / den;
+  const r2 = (num - q * den) * 2n;
+  if (r2 > den || (r2 === den && (q & 1n) === 1n)) q += 1n;
+  const s = q.toString().padStart(digits + 1, '0');
+  const int = s.slice(0, s.length - digits);
+  return `${neg ? '-' : ''}${digits > 0 ? `${int}.${s.slice(s.length - digits)}` : int}`;
+}
+
+/**
+ * printf("%.Pg", x) as glibc prints it: P significant digits (0 means 1), fixed or
+ * exponential by the rounded exponent, trailing zeros and a trailing point removed.
+ */
+export function formatGC(x: number, precision: number): string {
+  if (!Number.isFinite(x)) return cNonFinite(x, false);
+  const p = precision === 0 ? 1 : precision;
+  const e = formatExpC(x, p - 1);
+  const exp = Number(e.slice(e.indexOf('e') + 1));
+  const strip = (s: string): string => (s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s);
+  if (exp < p && exp >= -4) return strip(formatFixedC(x, p - 1 - exp));
+  const [mant, tail] = e.split('e') as [string, string];
+  return `${strip(mant)}e${tail}`;
+}
+
+/** printf("%.Ne", x): exact, to nearest, ties to even; at least two exponent digits. */
+export function formatExpC(x: number, digits: number): string {
+  if (!Number.isFinite(x)) return cNonFinite(x, false);
+  const neg = signBit(x);
+  const a = Math.abs(x);
+  if (a === 0) return `${neg ? '-' : ''}0${digits > 0 ? `.${'0'.repeat(digits)}` : ''}e+00`;
+  const { mant, exp } = decomposeDouble(a);
+  // a = num / den exactly.
+  const num0 = exp >= 0 ? mant << BigInt(exp) : mant;
+  const den0 = exp >= 0 ? 1n : 1n << BigInt(-exp);
+  let dexp = Math.floor(Math.log10(a));
+  const scaled = (d: number): [bigint, bigint] => (d >= 0 ? [num0, den0 * 10n ** BigInt(d)] : [num0 * 10n ** BigInt(-d), den0]);
+  let [sn, sd] = scaled(dexp);
+  if (sn < sd) [sn, sd] = scaled(--dexp);
+  else if (sn >= sd * 10n) [sn, sd] = scaled(++dexp);
+  const num = sn * 10n ** BigInt(digits);
+  let q = num / sd;
+  const r2 = (num - q * sd) * 2n;
+  if (r2 > sd || (r2 === sd && (q & 1n) === 1n)) q += 1n;
+  if (q >= 10n ** BigInt(digits + 1)) {
+    q /= 10n;
+    dexp += 1;
+  }
+  const s = q.toString();
+  return `${neg ? '-' : ''}${digits > 0 ? `${s[0]}.${s.slice(1)}` : s}e${dexp < 0 ? '-' : '+'}${String(Math.abs(dexp)).padStart(2, '0')}`;
+}

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { PM_ERR_TYPE } from '../errors';
 import { PM_TYPE_32, PM_TYPE_64, PM_TYPE_DOUBLE, PM_TYPE_FLOAT, PM_TYPE_U32, PM_TYPE_U64 } from '../types';
-import { ERANGE_CODE, formatExp, stringValue } from './string-value';
+import { ERANGE_CODE, stringValue } from './string-value';
+import { formatExpC as formatExp } from '../c-numeric';
 
 describe('formatExp (printf %.Ne)', () => {
   const vectors: [number, string, string][] = [

@@ -46,6 +46,11 @@ import type { Transport } from './transport';
 export interface PduClientOptions {
   /** Longest silence while requests are outstanding (libpcp: PMCD_REQUEST_TIMEOUT, 10 s). */
   readonly requestTimeoutMs?: number;
+  /**
+   * Longest wait for pmcd's hello (default: requestTimeoutMs). libpcp waits 10 s whatever
+   * PMCD_REQUEST_TIMEOUT says: it reads the variable only after the handshake.
+   */
+  readonly helloTimeoutMs?: number;
   /** Largest PDU accepted from pmcd. */
   readonly maxPduBytes?: number;
 }
@@ -84,12 +89,14 @@ export class PduClient {
   private readonly helloPromise: Promise<Hello>;
   private helloWaiter: { resolve: (h: Hello) => void; reject: (e: PmError) => void } | undefined;
   private readonly timeoutMs: number;
+  private readonly helloTimeoutMs: number;
 
   private constructor(
     private readonly transport: Transport,
     options: PduClientOptions,
   ) {
     this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.helloTimeoutMs = options.helloTimeoutMs ?? this.timeoutMs;
     this.reassembler = new PduReassembler(transport.peer, options.maxPduBytes ?? PDU_SERVER_MAX_BYTES);
     // The hello may already be waiting in the transport: expect it before attaching.
     this.helloPromise = new Promise<Hello>((resolve, reject) => {
@@ -303,10 +310,11 @@ export class PduClient {
 
   private armTimer(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
+    const ms = this.hello === undefined && this.queue.length === 0 ? this.helloTimeoutMs : this.timeoutMs;
     this.timer = setTimeout(() => {
       const waiting = this.queue[0]?.what ?? 'the hello';
-      this.fail(new PmError(PM_ERR_TIMEOUT, `${pmErrStr(PM_ERR_TIMEOUT)} (no reply to ${waiting} within ${this.timeoutMs} ms)`, this.peer));
-    }, this.timeoutMs);
+      this.fail(new PmError(PM_ERR_TIMEOUT, `${pmErrStr(PM_ERR_TIMEOUT)} (no reply to ${waiting} within ${ms} ms)`, this.peer));
+    }, ms);
   }
 
   private disarmTimer(): void {
