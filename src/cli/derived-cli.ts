@@ -48,11 +48,20 @@ export function withDerivedMetrics(ctx: Context, io: CommandIo, registry: Derive
 }
 
 /**
+ * Whether a command needs the derived layer: `-c` files, or libpcp's default configuration
+ * ($PCP_DERIVED_CONFIG, else $PCP_VAR_DIR/config/derived), which every PCP tool loads.
+ */
+export function wantsDerived(configs: readonly string[], env: NodeJS.ProcessEnv = process.env): boolean {
+  return configs.length > 0 || defaultDerivedConfigPath(env) !== undefined;
+}
+
+/**
  * pmval/pmrep's --derived (pmGetOptions): a configuration that cannot be read is a usage error
- * ("pmLoadDerivedConfig failed: <reason>"). Without configurations the context is unchanged.
+ * ("pmLoadDerivedConfig failed: <reason>"). Without configurations, default or given, the
+ * context is unchanged.
  */
 export function applyDerivedConfig(ctx: Context, configs: readonly string[], io: CommandIo): Promise<Context> {
-  if (configs.length === 0) return Promise.resolve(ctx);
+  if (!wantsDerived(configs)) return Promise.resolve(ctx);
   const registry = derivedRegistry(io);
   for (const status of loadDerivedOptions(configs, io, registry)) {
     if (status < 0) return Promise.reject(new UsageError(`pmLoadDerivedConfig failed: ${pmErrStr(status)}`));
@@ -63,10 +72,11 @@ export function applyDerivedConfig(ctx: Context, configs: readonly string[], io:
 /**
  * pminfo's -c over an archive that a command has opened as an ArchiveSet: the configurations
  * are loaded (a path that cannot be read is reported and ignored, as pminfo does) and the
- * derived layer is put over a context on the set. Undefined without configurations.
+ * derived layer is put over a context on the set. Undefined without configurations (neither
+ * `-c` nor libpcp's default one).
  */
 export async function derivedOverArchiveSet(set: ArchiveSet, configs: readonly string[], io: CommandIo): Promise<DerivedContext | undefined> {
-  if (configs.length === 0) return undefined;
+  if (!wantsDerived(configs)) return undefined;
   const registry = derivedRegistry(io);
   for (const status of loadDerivedOptions(configs, io, registry)) {
     if (status < 0) io.stderr(`pmdash: derived configuration(s) error: ${pmErrStr(status)}\n`);
