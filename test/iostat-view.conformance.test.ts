@@ -34,8 +34,8 @@ describe('the Iostat standard view', () => {
         const plots: PlotRequest[] = chart.plots.map((p) => ({ metric: p.metric, instances: selector(p.instances) }));
         const block = await api.fetchSeries({ handle: src.handle, plots, t0Ms, t1Ms, stepMs: 10_000, rate: true });
         const valued = block.columns.filter((c) => c.values.some((v) => Number.isFinite(v)));
-        expect(valued.length, `${tab.label}: ${chart.title ?? ''}`).toBeGreaterThan(0);
-        if (!tab.label.endsWith('IOSTAT')) continue;
+        expect(valued.length, `${tab.label ?? ''}: ${chart.title ?? ''}`).toBeGreaterThan(0);
+        if (!(tab.label ?? '').endsWith('IOSTAT')) continue;
         for (const [k, plot] of plots.entries()) {
           const table = await pmvalTable(join(QA_ARCHIVES, ARCHIVE), plot.metric, ctime(t0Ms), ctime(t1Ms), 10);
           expect(table.size, plot.metric).toBeGreaterThan(0);
