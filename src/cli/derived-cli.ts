@@ -1,6 +1,7 @@
 // Derived metrics for the CLI commands (`-c CONFIG`, pminfo's and pmval's --derived): the
 // configuration files are loaded as PCP tools load them — libpcp's initialisation first (the
-// anonymous event metrics, then $PCP_DERIVED_CONFIG or $PCP_VAR_DIR/config/derived), then
+// anonymous event metrics, then $PCP_DERIVED_CONFIG or $PCP_VAR_DIR/config/derived, or on a
+// machine without the latter pmdash's own standard set, derived/standard.ts), then
 // pmLoadDerivedConfig for each file — with libpcp's diagnostics on stderr, and the command's
 // context is wrapped in a DerivedContext whose semantic errors reach stderr when a metric is
 // first bound (derived-units-conversion.md §2.7–2.8).
@@ -11,6 +12,7 @@ import type { Context } from '../pcp-core/context/context';
 import { loadDerivedConfig } from '../pcp-core/derived/config';
 import { DerivedContext } from '../pcp-core/derived/derived-context';
 import { DerivedRegistry } from '../pcp-core/derived/registry';
+import { registerStandardDerived } from '../pcp-core/derived/standard';
 import { isPmError, pmErrStr } from '../pcp-core/errors';
 import type { PmId } from '../pcp-core/types';
 import { UsageError } from './args';
@@ -25,6 +27,10 @@ export function derivedRegistry(io: CommandIo, env: NodeJS.ProcessEnv = process.
   registry.defaultConfig = (r) => {
     const path = defaultDerivedConfigPath(env);
     if (path !== undefined) io.stderr(loadDerivedConfig(r, path, nodeDerivedConfigFs, true).messages);
+    else if (env.PCP_DERIVED_CONFIG === undefined) {
+      // No PCP configuration on this machine: pmdash's own statement of PCP's standard set.
+      for (const x of registerStandardDerived(r).refused) io.stderr(`pmdash: standard derived metric ${x.name}: ${x.message}\n`);
+    }
   };
   registry.initialize();
   return registry;
@@ -48,11 +54,13 @@ export function withDerivedMetrics(ctx: Context, io: CommandIo, registry: Derive
 }
 
 /**
- * Whether a command needs the derived layer: `-c` files, or libpcp's default configuration
- * ($PCP_DERIVED_CONFIG, else $PCP_VAR_DIR/config/derived), which every PCP tool loads.
+ * Whether a command needs the derived layer: `-c` files, or a default configuration —
+ * libpcp's ($PCP_DERIVED_CONFIG, else $PCP_VAR_DIR/config/derived), which every PCP tool
+ * loads, or where neither exists pmdash's standard set. Only an empty $PCP_DERIVED_CONFIG
+ * means none.
  */
 export function wantsDerived(configs: readonly string[], env: NodeJS.ProcessEnv = process.env): boolean {
-  return configs.length > 0 || defaultDerivedConfigPath(env) !== undefined;
+  return configs.length > 0 || env.PCP_DERIVED_CONFIG !== '';
 }
 
 /**

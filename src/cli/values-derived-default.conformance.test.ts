@@ -105,6 +105,23 @@ describe('PCP default derived metrics in the CLI', () => {
     expect(none.err).toContain('Unknown metric name');
   });
 
+  it('no PCP configuration on the machine: the shipped standard set, equal to libpcp', async () => {
+    const varDir = mkdtempSync(join(tmpdir(), 'pmdash-vardir-'));
+    const before = process.env.PCP_VAR_DIR;
+    process.env.PCP_VAR_DIR = varDir;
+    try {
+      const metrics = ['disk.dev.await', 'disk.dev.avg_rqsz', 'disk.dev.util', 'kernel.cpu.util.user'];
+      const ours = await pmdash(undefined, ['values', '--json', '-a', A, '-t', '30sec', '-s', '20', ...metrics]);
+      expect(ours.status, ours.err).toBe(0);
+      if (before === undefined) delete process.env.PCP_VAR_DIR;
+      else process.env.PCP_VAR_DIR = before;
+      compareJsonLines(ours.out, await libpcp(undefined, metrics, '30sec', 20));
+    } finally {
+      if (before === undefined) delete process.env.PCP_VAR_DIR;
+      else process.env.PCP_VAR_DIR = before;
+    }
+  });
+
   it('pmdash metrics -d -T lists them as pminfo does', async () => {
     const args = ['-d', '-T', 'disk.dev', 'disk.dm', 'kernel.cpu.util', 'proc.hog', 'mssql'];
     const ours = await pmdash(undefined, ['metrics', '-a', A, ...args]);
