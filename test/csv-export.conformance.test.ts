@@ -10,7 +10,8 @@ import type { PlotRequest, SeriesBlock, SourceSummary } from '../src/workers/eng
 import { chartColumns, formatCsv } from '../src/ui/export/csv';
 import type { ChartSpec } from '../src/ui/state/model';
 import { UTC_ZONE } from '../src/ui/time/zone';
-import { QA_ARCHIVES, runTool } from './oracle';
+import { QA_ARCHIVES } from './oracle';
+import { ctime, pmvalTable } from './pmval-table';
 
 async function openQa(api: EngineApi, base: string): Promise<SourceSummary> {
   const files = await Promise.all(['meta', 'index', '0'].map(async (s) => ({ path: `${base}.${s}`, file: await openAsBlob(join(QA_ARCHIVES, `${base}.${s}`)) })));
@@ -29,48 +30,6 @@ function parseCsv(text: string): Map<string, Map<string, string>> {
   }
   return out;
 }
-
-const WIDTH = 24;
-
-/**
- * pmval's table for one metric, all instances (the chart's request): instance name →
- * (HH:MM:SS.mmm → value text, '' for "?" or "No values available"). pmval prints each
- * instance in a column of WIDTH characters after a 12-character time, and repeats the header
- * line whenever the instances change.
- */
-async function pmval(archive: string, metric: string, startSpec: string, endSpec: string, stepSec: number): Promise<Map<string, Map<string, string>>> {
-  const run = await runTool('pmval', ['-Z', 'UTC', '-f', '6', '-w', String(WIDTH), '-a', join(QA_ARCHIVES, archive), '-S', startSpec, '-T', endSpec, '-t', String(stepSec), metric]);
-  expect(run.status, run.stderr).toBe(0);
-  const out = new Map<string, Map<string, string>>();
-  const field = (line: string, k: number): string => line.slice(12 + k * (WIDTH + 1), 12 + (k + 1) * (WIDTH + 1)).trim();
-  let names: string[] = [''];
-  let body = false;
-  for (const line of run.stdout.split('\n')) {
-    if (line.startsWith('interval:')) body = true;
-    if (!body || line.trim() === '' || line.startsWith('interval:')) continue;
-    const time = /^(\d\d:\d\d:\d\d\.\d{3})/.exec(line)?.[1];
-    if (time === undefined) {
-      names = [];
-      for (let k = 0; field(line, k) !== ''; k++) names.push(field(line, k));
-      continue;
-    }
-    names.forEach((name, k) => {
-      let m = out.get(name);
-      if (!m) out.set(name, (m = new Map<string, string>()));
-      const v = line.includes('No values available') ? '' : field(line, k);
-      m.set(time, /^[-+0-9.eE]+$/.test(v) ? v : '');
-    });
-  }
-  return out;
-}
-
-const ctime = (ms: number): string => {
-  const d = new Date(ms);
-  const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-  const p = (n: number, w = 2): string => String(n).padStart(w, '0');
-  return `@${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds(), 3)} ${d.getUTCFullYear()}`;
-};
 
 interface Case {
   readonly archive: string;
@@ -105,7 +64,7 @@ describe('CSV export equals pmval', () => {
     let compared = 0;
     let empty = 0;
     for (const [plot, metric] of c.metrics.entries()) {
-      const table = await pmval(c.archive, metric, ctime(t0Ms), ctime(t1Ms), c.stepSec);
+      const table = await pmvalTable(join(QA_ARCHIVES, c.archive), metric, ctime(t0Ms), ctime(t1Ms), c.stepSec);
       const units = block.plots[plot]?.units.text ?? '';
       const counter = block.plots[plot]?.sem === 1;
       for (const col of block.columns.filter((x) => x.plot === plot)) {

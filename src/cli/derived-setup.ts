@@ -1,6 +1,7 @@
 // Derived metrics for the CLI commands (`-c CONFIG`, pminfo's and pmval's --derived): the
 // configuration files are loaded as PCP tools load them — libpcp's initialisation first (the
-// anonymous event metrics, then $PCP_DERIVED_CONFIG or $PCP_VAR_DIR/config/derived), then
+// anonymous event metrics, then $PCP_DERIVED_CONFIG or $PCP_VAR_DIR/config/derived, or on a
+// machine without the latter pmdash's own standard set, derived/standard.ts), then
 // pmLoadDerivedConfig for each file — with libpcp's diagnostics on stderr, and the command's
 // context is wrapped in a DerivedContext whose semantic errors reach stderr when a metric is
 // first bound (derived-units-conversion.md §2.7–2.8). Commands reach it through
@@ -12,9 +13,11 @@ import type { Context } from '../pcp-core/context/context';
 import { loadDerivedConfig } from '../pcp-core/derived/config';
 import { DerivedContext } from '../pcp-core/derived/derived-context';
 import { DerivedRegistry } from '../pcp-core/derived/registry';
+import { registerStandardDerived } from '../pcp-core/derived/standard';
 import { isPmError, pmErrStr } from '../pcp-core/errors';
 import type { PmId } from '../pcp-core/types';
 import { UsageError } from './args';
+import { wantsDerived } from './derived-cli';
 import type { CommandIo } from './command';
 
 /**
@@ -26,6 +29,10 @@ export function derivedRegistry(io: CommandIo, env: NodeJS.ProcessEnv = process.
   registry.defaultConfig = (r) => {
     const path = defaultDerivedConfigPath(env);
     if (path !== undefined) io.stderr(loadDerivedConfig(r, path, nodeDerivedConfigFs, true).messages);
+    else if (env.PCP_DERIVED_CONFIG === undefined) {
+      // No PCP configuration on this machine: pmdash's own statement of PCP's standard set.
+      for (const x of registerStandardDerived(r).refused) io.stderr(`pmdash: standard derived metric ${x.name}: ${x.message}\n`);
+    }
   };
   registry.initialize();
   return registry;
@@ -50,10 +57,11 @@ export function withDerivedMetrics(ctx: Context, io: CommandIo, registry: Derive
 
 /**
  * pmval/pmrep's --derived (pmGetOptions): a configuration that cannot be read is a usage error
- * ("pmLoadDerivedConfig failed: <reason>"). Without configurations the context is unchanged.
+ * ("pmLoadDerivedConfig failed: <reason>"). Without configurations, default or given, the
+ * context is unchanged.
  */
 export function applyDerivedConfig(ctx: Context, configs: readonly string[], io: CommandIo): Promise<Context> {
-  if (configs.length === 0) return Promise.resolve(ctx);
+  if (!wantsDerived(configs)) return Promise.resolve(ctx);
   const registry = derivedRegistry(io);
   for (const status of loadDerivedOptions(configs, io, registry)) {
     if (status < 0) return Promise.reject(new UsageError(`pmLoadDerivedConfig failed: ${pmErrStr(status)}`));
@@ -67,7 +75,7 @@ export function applyDerivedConfig(ctx: Context, configs: readonly string[], io:
  * derived layer is put over a context on the set. Undefined without configurations.
  */
 export async function derivedOverArchiveSet(set: ArchiveSet, configs: readonly string[], io: CommandIo): Promise<DerivedContext | undefined> {
-  if (configs.length === 0) return undefined;
+  if (!wantsDerived(configs)) return undefined;
   const registry = derivedRegistry(io);
   for (const status of loadDerivedOptions(configs, io, registry)) {
     if (status < 0) io.stderr(`pmdash: derived configuration(s) error: ${pmErrStr(status)}\n`);

@@ -116,7 +116,8 @@ export const metricsCommand: Command = {
     if (!set) return 1;
     try {
       const meta = set.metadata;
-      // -c: derived metrics join the names (derived-cli.ts); the rest reads the metadata.
+      // Derived metrics (libpcp's default configuration and -c) join the names (derived-cli.ts);
+      // the rest reads the metadata.
       const derived = await derivedOverArchiveSet(set, optList(args, 'derived'), io);
       const prefixes = args.positionals.length > 0 ? args.positionals : [''];
       // Every prefix is traversed before any metric is bound (a failed binding hides a name).
@@ -167,8 +168,8 @@ export const metricsCommand: Command = {
           }
           let desc = meta.desc(pmid);
           // A derived metric is bound (and its semantic errors reported) only when its
-          // descriptor is needed, as pminfo does.
-          if (derived && isDerivedPmid(pmid) && (showDesc || showHelp || showLabels || showValues || json)) {
+          // descriptor is needed, as pminfo does (-T alone reads only the help text).
+          if (derived && isDerivedPmid(pmid) && (showDesc || showLabels || showValues || json)) {
             const [d] = await derived.lookupDescs([pmid]);
             if (typeof d === 'number') {
               if (json) entries.push({ name, pmid: formatPmId(pmid), error: pmErrStr(d) });

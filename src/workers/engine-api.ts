@@ -6,6 +6,8 @@
 import type { Context } from '../pcp-core/context/context';
 import { LiveContext } from '../pcp-core/context/live-context';
 import { DerivedContext } from '../pcp-core/derived/derived-context';
+import type { DerivedRegistry } from '../pcp-core/derived/registry';
+import { standardDerivedRegistry } from '../pcp-core/derived/standard';
 import { PM_ERR_MODE, PM_ERR_NOCONTEXT, PmError, pmErrSymbol } from '../pcp-core/errors';
 import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
 import { classifyDrop } from './drop-classify';
@@ -37,8 +39,16 @@ export class EngineApi {
   private readonly watches = new Map<number, { handle: SourceHandle; watch: LiveWatch }>();
   private nextWatch = 1;
 
-  /** `opener` is replaceable so unit tests can open in-memory contexts. */
-  constructor(private readonly opener: SourceOpener = openSource) {}
+  /**
+   * `opener` is replaceable so unit tests can open in-memory contexts. `registry` holds the
+   * global derived metrics every source gets, as libpcp's default configuration gives every
+   * context: by default pmdash's own statement of PCP's standard set (derived/standard.ts),
+   * since /etc/pcp is out of the browser's reach.
+   */
+  constructor(
+    private readonly opener: SourceOpener = openSource,
+    readonly registry: DerivedRegistry = standardDerivedRegistry(),
+  ) {}
 
   /** Answers with the engine's identity; the UI's first round trip. */
   hello(): Promise<string> {
@@ -55,7 +65,7 @@ export class EngineApi {
     return boundary(describeSpec(spec), async () => {
       const opened = await this.opener(spec, progress ?? (() => undefined));
       const handle = this.nextHandle++;
-      this.sources.set(handle, { opened, ctx: new DerivedContext(opened.ctx), expressions: new Map(), queue: Promise.resolve() });
+      this.sources.set(handle, { opened, ctx: new DerivedContext(opened.ctx, { registry: this.registry }), expressions: new Map(), queue: Promise.resolve() });
       const src = opened.ctx.source;
       const metricCount = (await opened.ctx.traverse('')).length;
       const startMs = src.kind === 'archive' ? timestampToMs(src.start) : Date.now();

@@ -25,12 +25,15 @@ export interface Request {
   readonly deltaMs: number;
   readonly samples: number;
   readonly metrics: ReadonlyArray<readonly [string, string]>;
+  /** Register nothing: look the names up in the configuration already loaded. */
+  readonly lookupOnly?: boolean;
 }
 
-export async function runOurs(req: Request): Promise<Reply> {
-  const registry = new DerivedRegistry();
+/** `registry` given: the names are looked up in it as they are (the request's `lookupOnly`). */
+export async function runOurs(req: Request, given?: DerivedRegistry): Promise<Reply> {
+  const registry = given ?? new DerivedRegistry();
   const out: Reply = { register: [], bind: [], samples: [] };
-  for (const [name, expr] of req.metrics) {
+  for (const [name, expr] of given ? [] : req.metrics) {
     const r = registry.registerMetric(name, expr);
     out.register.push(r.status === 0 ? { status: 0, message: null } : { status: r.status, message: r.message });
   }

@@ -5,7 +5,7 @@ what libpcp prints on stderr, i.e. semantic errors), then fetches them all toget
 or INTERP mode and reports every value.
 
 stdin: {"archive": path, "mode": "forw"|"interp", "deltaMs": int, "samples": int,
-        "metrics": [[name, expr], ...]}, or {"host": "localhost", "mode": "live", ...} for pmcd
+        "metrics": [[name, expr], ...], "lookupOnly": bool}, or {"host": "localhost", "mode": "live", ...} for pmcd
 stdout: {"register": [{"status", "message"}], "bind": [{"pmid", "desc"|null, "error"|null,
          "stderr"}], "samples": [{"sec", "usec", "sets": [{"numval", "inst", "values"}]}]}
 64-bit integers are sent as strings, doubles as repr() strings (inf, nan included)."""
@@ -46,7 +46,8 @@ def value_of(ctx, valfmt, v, vtype):
 def main():
     req = json.load(sys.stdin)
     out = {"register": [], "bind": [], "samples": []}
-    for name, expr in req["metrics"]:
+    # lookupOnly: the names come from libpcp's own configuration ($PCP_DERIVED_CONFIG).
+    for name, expr in [] if req.get("lookupOnly") else req["metrics"]:
         msg = c_char_p()
         status = LIB.pmRegisterDerivedMetric(name.encode(), expr.encode(), byref(msg))
         out["register"].append({"status": status, "message": msg.value.decode() if msg.value else None})
