@@ -10,7 +10,7 @@ import { PM_ERR_MODE, PM_ERR_NOCONTEXT, PmError, pmErrSymbol } from '../pcp-core
 import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
 import { groupArchiveFiles, type FileGroups } from './drop-groups';
 import { boundary, toEngineError } from './engine-error';
-import type { ConnectionStatus, EngineError, ExpressionCheck, MetricDetails, PmnsNode, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
+import type { ConnectionStatus, EngineError, ExpressionCheck, MetricDetails, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
 import { LiveWatch, type LiveListener, type LiveWatchSpec } from './live-watch';
 import { fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
@@ -39,11 +39,6 @@ export class EngineApi {
 
   /** `opener` is replaceable so unit tests can open in-memory contexts. */
   constructor(private readonly opener: SourceOpener = openSource) {}
-
-  /** Answers with the engine's identity; the UI's first round trip. */
-  hello(): Promise<string> {
-    return Promise.resolve('pmdash engine');
-  }
 
   /** Groups dropped file paths into archives (and strays) before opening them one by one. */
   groupFiles(paths: readonly string[]): Promise<FileGroups> {
@@ -94,11 +89,6 @@ export class EngineApi {
   /** Every leaf name of the PMNS, in PMNS order: the metric browser builds its tree from it. */
   listMetrics(handle: SourceHandle): Promise<string[]> {
     return this.run(handle, 'PMNS', (ctx) => ctx.traverse(''));
-  }
-
-  /** Children of one PMNS node ('' is the root). */
-  children(handle: SourceHandle, name: string): Promise<PmnsNode[]> {
-    return this.run(handle, name || 'PMNS root', (ctx) => ctx.children(name));
   }
 
   /** Descriptor, help text and instances of each named metric; errors stay per metric. */
