@@ -60,7 +60,6 @@ const DOUBLE_BITS = 53;
 const DOUBLE_MIN_EXP = -1074;
 const FLOAT_BITS = 24;
 const FLOAT_MIN_EXP = -149;
-const FLOAT_MAX = 3.4028234663852886e38;
 
 /** The double nearest to num/den (den > 0), ±Infinity on overflow. */
 export function rationalToDouble(num: bigint, den: bigint): number {
@@ -78,16 +77,6 @@ export function bigintToFloat32(x: bigint): number {
   const r = roundRational(neg ? -x : x, 1n, FLOAT_BITS, FLOAT_MIN_EXP);
   const v = binaryToNumber(r);
   return neg ? -v : v;
-}
-
-/** (float) of a double: Math.fround rounds once to nearest, as C does. */
-export function toFloat32(x: number): number {
-  return Math.fround(x);
-}
-
-/** True when a finite value exceeds FLT_MAX in magnitude. */
-export function exceedsFloatMax(x: number): boolean {
-  return Math.abs(x) > FLOAT_MAX;
 }
 
 /** A finite double as an exact signed rational mant · 2^exp (mant an integer bigint). */

@@ -28,17 +28,6 @@ export function makeUnits(u: Partial<Units>): Units {
   return { ...NO_UNITS, ...u };
 }
 
-export function unitsEqual(a: Units, b: Units): boolean {
-  return (
-    a.dimSpace === b.dimSpace &&
-    a.dimTime === b.dimTime &&
-    a.dimCount === b.dimCount &&
-    a.scaleSpace === b.scaleSpace &&
-    a.scaleTime === b.scaleTime &&
-    a.scaleCount === b.scaleCount
-  );
-}
-
 export function isDimensionless(u: Units): boolean {
   return u.dimSpace === 0 && u.dimTime === 0 && u.dimCount === 0;
 }

@@ -12,7 +12,7 @@ import { PM_ERR_MODE, PM_ERR_NOCONTEXT, PmError, pmErrSymbol } from '../pcp-core
 import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
 import { classifyDrop } from './drop-classify';
 import { boundary, toEngineError } from './engine-error';
-import type { ConnectionStatus, DropClassification, DroppedFile, EngineError, ExpressionCheck, MetricDetails, PmnsNode, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
+import type { ConnectionStatus, DropClassification, DroppedFile, EngineError, ExpressionCheck, MetricDetails, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
 import { LiveWatch, type LiveListener, type LiveWatchSpec } from './live-watch';
 import { fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
@@ -49,11 +49,6 @@ export class EngineApi {
     private readonly opener: SourceOpener = openSource,
     readonly registry: DerivedRegistry = standardDerivedRegistry(),
   ) {}
-
-  /** Answers with the engine's identity; the UI's first round trip. */
-  hello(): Promise<string> {
-    return Promise.resolve('pmdash engine');
-  }
 
   /** Sorts a drop into archives (grouped per host: one source each), view files and strays. */
   classifyDrop(files: readonly DroppedFile[]): Promise<DropClassification> {
@@ -105,11 +100,6 @@ export class EngineApi {
   /** Every leaf name of the PMNS, in PMNS order: the metric browser builds its tree from it. */
   listMetrics(handle: SourceHandle): Promise<string[]> {
     return this.run(handle, 'PMNS', (ctx) => ctx.traverse(''));
-  }
-
-  /** Children of one PMNS node ('' is the root). */
-  children(handle: SourceHandle, name: string): Promise<PmnsNode[]> {
-    return this.run(handle, name || 'PMNS root', (ctx) => ctx.children(name));
   }
 
   /** Descriptor, help text and instances of each named metric; errors stay per metric. */

@@ -156,12 +156,6 @@ export interface SeriesBlock {
   readonly columns: readonly SeriesColumn[];
 }
 
-/** One node of the PMNS for the metric browser. */
-export interface PmnsNode {
-  readonly name: string;
-  readonly leaf: boolean;
-}
-
 /** Everything the metric browser shows about one metric. */
 export interface MetricDetails {
   readonly name: string;

@@ -7,7 +7,6 @@
 // arrays for instances, no per-field allocation beyond the decoded values.
 import { DecodeError, PM_ERR_LOGREC } from '../errors';
 import {
-  PM_TYPE_32,
   PM_TYPE_FLOAT,
   PM_TYPE_U32,
   PM_VAL_DPTR,
@@ -173,11 +172,6 @@ export function decodeValues(bytes: Uint8Array, view: DataView, start: number, f
     p = q;
   }
   return { timestamp, sets, mark: numpmid === 0, synthetic: false, archive: ctx.archive, vol: ctx.vol, offset: fileOffset };
-}
-
-/** True when an in-situ value of `type` is an ordinary value (not a stray word). */
-export function insituFits(type: number | undefined): boolean {
-  return type === PM_TYPE_32 || type === PM_TYPE_U32 || type === PM_TYPE_FLOAT;
 }
 
 /** A synthesised <mark> between archives (§8). */

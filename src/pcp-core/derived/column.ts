@@ -79,14 +79,3 @@ export function store(v: Vec, i: number, x: AtomValue): void {
 export function isColumn(o: Outcome): o is Column {
   return typeof o !== 'number';
 }
-
-/** The type whose column class `v` is (for copying between columns of one type). */
-export function vecType(v: Vec): number {
-  if (v instanceof Int32Array) return PM_TYPE_32;
-  if (v instanceof Uint32Array) return PM_TYPE_U32;
-  if (v instanceof BigInt64Array) return PM_TYPE_64;
-  if (v instanceof BigUint64Array) return PM_TYPE_U64;
-  if (v instanceof Float32Array) return PM_TYPE_FLOAT;
-  if (v instanceof Float64Array) return PM_TYPE_DOUBLE;
-  return -1;
-}

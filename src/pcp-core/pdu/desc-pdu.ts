@@ -1,7 +1,7 @@
 // Metric descriptors (pdu-protocol.md §3.7–§3.8): DESC_REQ/DESC for one PMID, and
 // DESC_IDS/DESCS for many in one round trip (only when the hello advertised DESCS). A
 // descriptor is five words: pmid, type, indom, sem, units.
-import { decodeUnits, encodeUnits, PM_ID_NULL, type Desc, type InDom, type PmId } from '../types';
+import { decodeUnits, encodeUnits, type Desc, type InDom, type PmId } from '../types';
 import type { Cursor } from '../io/cursor';
 import { PDU_DESC, PDU_DESC_IDS, PDU_DESC_REQ, PDU_DESCS } from './constants';
 import { PduWriter, expectEnd, pduReader, readCount, type Pdu } from './pdu-buffer';
@@ -76,8 +76,4 @@ export function decodeDescs(pdu: Pdu, peer: string): Desc[] {
   for (let i = 0; i < n; i++) descs[i] = readDesc(c);
   expectEnd(c, false);
   return descs;
-}
-
-export function isFailedDesc(d: Desc): boolean {
-  return d.pmid === PM_ID_NULL;
 }

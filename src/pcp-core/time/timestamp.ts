@@ -19,17 +19,11 @@ export function makeTimestamp(sec: number, nsec = 0): Timestamp {
   return { sec: sec + carry, nsec: nsec - carry * NS_PER_SEC };
 }
 
-export const ZERO_TIMESTAMP: Timestamp = Object.freeze({ sec: 0, nsec: 0 });
-
 /** −1, 0 or 1 as a is before, at or after b (libpcp's tscmp). */
 export function compareTimestamps(a: Timestamp, b: Timestamp): -1 | 0 | 1 {
   if (a.sec !== b.sec) return a.sec < b.sec ? -1 : 1;
   if (a.nsec !== b.nsec) return a.nsec < b.nsec ? -1 : 1;
   return 0;
-}
-
-export function timestampsEqual(a: Timestamp, b: Timestamp): boolean {
-  return a.sec === b.sec && a.nsec === b.nsec;
 }
 
 export function addTimestamps(a: Timestamp, b: Timestamp): Timestamp {
@@ -53,11 +47,6 @@ export function timestampFromNs(ns: TimestampNs): Timestamp {
     sec -= 1n;
   }
   return { sec: Number(sec), nsec: Number(nsec) };
-}
-
-/** A struct timeval (v2 archives, PDUs) as a timestamp. */
-export function timestampFromTimeval(sec: number, usec: number): Timestamp {
-  return makeTimestamp(sec, usec * 1000);
 }
 
 /** Elapsed seconds b − a, from exact integer differences (the doc's §12 rule for rates). */
