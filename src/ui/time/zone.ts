@@ -100,6 +100,13 @@ export function displayZone(choice: 'archive' | 'local' | 'utc', archive?: { zon
   return olson ?? posixZone(archive.timezone) ?? UTC_ZONE;
 }
 
+/** The TZ value (as libpcp takes it) of a choice, for parsing typed times in the engine. */
+export function zoneTz(choice: 'archive' | 'local' | 'utc', archive?: { zoneinfo: string; timezone: string }): string {
+  if (choice === 'utc') return 'UTC';
+  if (choice === 'local' || !archive) return LOCAL_ZONE.label === 'local' ? 'UTC' : `:${LOCAL_ZONE.label}`;
+  return archive.zoneinfo ? `:${archive.zoneinfo.replace(/^:/, '')}` : archive.timezone || 'UTC';
+}
+
 /** Wall-clock fields of an instant in a zone, via the shifted-UTC trick. */
 export function shiftMs(ms: number, zone: DisplayZone): number {
   return ms + zone.offsetMinutes(ms) * 60_000;
