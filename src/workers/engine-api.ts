@@ -162,6 +162,14 @@ export class EngineApi {
     });
   }
 
+  /** A live source waiting to reconnect tries at once ("retry now"); false when not waiting. */
+  retryNow(handle: SourceHandle): Promise<boolean> {
+    return boundary('retry', () => {
+      const ctx = this.sources.get(handle)?.opened.ctx;
+      return Promise.resolve(ctx instanceof LiveContext ? ctx.retryNow() : false);
+    });
+  }
+
   /** Validates a derived-metric expression against a source, for the chart editor. */
   checkExpression(handle: SourceHandle, expr: string): Promise<ExpressionCheck> {
     return this.run(handle, expr, async () => {

@@ -256,7 +256,7 @@ export function restoreSnapshot(input: unknown): RestoreResult {
   });
   if (tabs.length === 0) tabs.push({ label: 'Overview', charts: [] });
   const t = isObj(raw.time) ? raw.time : {};
-  const zone: ZoneChoice = t.zone === 'local' || t.zone === 'utc' || t.zone === 'archive' ? t.zone : 'archive';
+  const zone: ZoneChoice = t.zone === 'local' || t.zone === 'utc' || t.zone === 'archive' ? t.zone : typeof t.zone === 'string' && /^tz:./.test(t.zone) ? (t.zone as `tz:${string}`) : 'archive';
   const positive = (v: unknown): number | undefined => {
     const n = num(v);
     return n !== undefined && n > 0 ? n : undefined;
