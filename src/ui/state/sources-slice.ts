@@ -65,6 +65,7 @@ export const createSourcesSlice: SliceCreator<SourcesSlice> = (set, get) => ({
   },
   choseSource(id) {
     set({ currentSourceId: id });
+    get().focusedSource();
   },
 });
 

@@ -92,13 +92,14 @@ describe('time slice', () => {
     store.getState().zoomedTo(1_100_000, 1_160_200);
     // 60.2 s over 500 samples: 200 ms would do, but never finer than the 1 s logging interval.
     expect(store.getState().intervalMs).toBe(1000);
-    expect(store.getState().windowMs).toBeCloseTo(60_200);
-    expect(store.getState().positionMs).toBe(1_160_000);
+    // The left edge stays where the drag began; the window grows to whole intervals.
+    expect(store.getState().windowMs).toBe(61_000);
+    expect(store.getState().positionMs).toBe(1_161_000);
     store.getState().zoomedTo(1_120_000, 1_130_000);
     expect(store.getState().windowMs).toBe(10_000);
     store.getState().zoomedBack();
-    expect(store.getState().windowMs).toBeCloseTo(60_200);
-    expect(store.getState().positionMs).toBe(1_160_000);
+    expect(store.getState().windowMs).toBe(61_000);
+    expect(store.getState().positionMs).toBe(1_161_000);
     store.getState().zoomedTo(1_120_000, 1_130_000);
     store.getState().resetZoom();
     expect([store.getState().positionMs, store.getState().windowMs, store.getState().intervalMs]).toEqual([before.p, before.w, before.i]);
@@ -152,6 +153,27 @@ describe('time slice', () => {
     store.getState().resetBounds();
     store.getState().movedPosition(1_000_000);
     expect(store.getState().positionMs).toBe(1_050_000);
+  });
+});
+
+describe('several archives', () => {
+  it('choosing a source whose data the window misses moves to its first hour, Home and End use its span', () => {
+    const store = opened(1_000_000, 1_600_000, 1000);
+    const id = store.getState().beganOpening({ kind: 'url', url: 'y' }, 'y');
+    store.getState().finishedOpening(id, { ...summary(9_000_000_000, 9_000_000_000 + 7_200_000, 10_000), handle: 2 });
+    // Still on the first archive (the union spans both).
+    expect(store.getState().positionMs).toBe(1_600_000);
+    store.getState().choseSource(id);
+    let s = store.getState();
+    expect(s.positionMs - s.windowMs).toBe(9_000_000_000);
+    expect(s.windowMs).toBe(3_600_000);
+    expect(s.intervalMs).toBe(10_000);
+    store.getState().wentToEnd();
+    expect(store.getState().positionMs).toBe(9_007_200_000);
+    // Reset without zooms: the whole of the current archive.
+    store.getState().resetZoom();
+    s = store.getState();
+    expect([s.positionMs - s.windowMs, s.positionMs]).toEqual([9_000_000_000, 9_007_200_000]);
   });
 });
 

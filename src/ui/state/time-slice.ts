@@ -69,6 +69,11 @@ export interface TimeSlice {
   readonly livePaused: boolean;
 
   archiveBoundsChanged(): void;
+  /**
+   * The current source changed: when the window shows nothing of it, move to its first hour
+   * (as when it opened), on a grid from its start.
+   */
+  focusedSource(): void;
   pressedPlay(): void;
   pressedReverse(): void;
   pressedStop(): void;
@@ -146,8 +151,13 @@ export function roundInterval(ms: number): number {
   return Math.abs(nice - ms) <= ms * 0.05 ? nice : Math.round(ms);
 }
 
-/** The finest logging interval of the ready archives, rounded; 0 when none says. */
-export function loggingInterval(sources: readonly SourceEntry[]): number {
+/**
+ * The logging interval, rounded, of the current source when it is an archive, else the finest
+ * of the ready archives; 0 when none says.
+ */
+export function loggingInterval(sources: readonly SourceEntry[], currentSourceId?: string): number {
+  const cur = sources.find((x) => x.id === currentSourceId && x.status === 'ready' && x.summary?.kind === 'archive')?.summary;
+  if (cur && cur.intervalMs > 0) return roundInterval(cur.intervalMs);
   let min = Infinity;
   for (const s of sources) if (s.status === 'ready' && s.summary?.kind === 'archive' && s.summary.intervalMs > 0) min = Math.min(min, s.summary.intervalMs);
   return Number.isFinite(min) ? roundInterval(min) : 0;
@@ -198,15 +208,17 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
    * Shows a window of `windowMs` ending near `edgeMs`: the interval follows it unless fixed,
    * the length is kept within [2 intervals, the data], the edge clamped onto the data.
    */
-  const show = (edgeMs: number, windowMs: number): void => {
+  const show = (edgeMs: number, windowMs: number, leftMs?: number): void => {
     const s = get();
     const b = effectiveBounds(s);
     const want = b ? Math.min(windowMs, Math.max(1, b.endMs - b.startMs)) : windowMs;
-    const intervalMs = s.intervalFixed ? s.intervalMs : autoInterval(want, s.viewWidthPx, loggingInterval(s.sources));
+    const intervalMs = s.intervalFixed ? s.intervalMs : autoInterval(want, s.viewWidthPx, loggingInterval(s.sources, s.currentSourceId));
     // The grid starts where the archive in view starts, so samples fall where pmval -S puts them.
     const anchorMs = focusBounds(s)?.startMs ?? s.anchorMs;
-    set({ windowMs: Math.min(Math.max(MIN_POINTS * intervalMs, want), maxWindow(intervalMs)), anchorMs, intervalMs, ...(intervalMs !== s.intervalMs && { speed: defaultSpeed(intervalMs) }) });
-    set({ positionMs: place(edgeMs) });
+    // A range given by its left edge keeps it: the window grows to whole intervals instead.
+    const w = Math.min(Math.max(MIN_POINTS * intervalMs, leftMs === undefined ? want : Math.ceil(want / intervalMs - 1e-9) * intervalMs), maxWindow(intervalMs));
+    set({ windowMs: w, anchorMs, intervalMs, ...(intervalMs !== s.intervalMs && { speed: defaultSpeed(intervalMs) }) });
+    set({ positionMs: place(leftMs === undefined ? edgeMs : leftMs + w) });
   };
   const current = (): TimeRange => {
     const s = get();
@@ -248,6 +260,15 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
       } else {
         show(s.positionMs, s.windowMs);
       }
+    },
+    focusedSource() {
+      const s = get();
+      const b = focusBounds(s);
+      if (!b || !Number.isFinite(s.positionMs)) return;
+      if (s.positionMs > b.startMs && s.positionMs - s.windowMs < b.endMs) return;
+      const w = Math.min(DEFAULT_WINDOW_MS, Math.max(1, b.endMs - b.startMs));
+      set({ playState: 'stopped', zoomHistory: [] });
+      show(b.startMs + w, w);
     },
     pressedPlay() {
       if (get().vcrMode === 'step') get().steppedForward();
@@ -298,11 +319,11 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
     },
     wentToStart() {
       const s = get();
-      const b = effectiveBounds(s);
+      const b = focusBounds(s);
       if (b) set({ positionMs: place(b.startMs + s.windowMs) });
     },
     wentToEnd() {
-      const b = effectiveBounds(get());
+      const b = focusBounds(get());
       if (b) set({ positionMs: place(b.endMs) });
     },
     changedWindow(windowMs) {
@@ -314,7 +335,7 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
       if (!(t1Ms > t0Ms)) return;
       remember();
       set({ playState: 'stopped' });
-      show(t1Ms, t1Ms - t0Ms);
+      show(t1Ms, t1Ms - t0Ms, t0Ms);
     },
     zoomedTo(t0Ms, t1Ms) {
       get().showedRange(t0Ms, t1Ms);
@@ -337,7 +358,7 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
       const b = focusBounds(s);
       if (b) {
         set({ playState: 'stopped' });
-        show(b.endMs, b.endMs - b.startMs);
+        show(b.endMs, b.endMs - b.startMs, b.startMs);
       }
     },
     resizedView(widthPx) {
