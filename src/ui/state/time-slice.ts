@@ -215,8 +215,11 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
     const intervalMs = s.intervalFixed ? s.intervalMs : autoInterval(want, s.viewWidthPx, loggingInterval(s.sources, s.currentSourceId));
     // The grid starts where the archive in view starts, so samples fall where pmval -S puts them.
     const anchorMs = focusBounds(s)?.startMs ?? s.anchorMs;
-    // A range given by its left edge keeps it: the window grows to whole intervals instead.
-    const w = Math.min(Math.max(MIN_POINTS * intervalMs, leftMs === undefined ? want : Math.ceil(want / intervalMs - 1e-9) * intervalMs), maxWindow(intervalMs));
+    // A range given by its left edge keeps it, the window made of whole intervals: rounded up,
+    // or down where up would pass the end (the legend reads the right edge: keep it on data).
+    let whole = Math.ceil(want / intervalMs - 1e-9) * intervalMs;
+    if (leftMs !== undefined && b && leftMs + whole > b.endMs) whole = Math.floor((b.endMs - leftMs) / intervalMs + 1e-9) * intervalMs;
+    const w = Math.min(Math.max(MIN_POINTS * intervalMs, leftMs === undefined ? want : whole), maxWindow(intervalMs));
     set({ windowMs: w, anchorMs, intervalMs, ...(intervalMs !== s.intervalMs && { speed: defaultSpeed(intervalMs) }) });
     set({ positionMs: place(leftMs === undefined ? edgeMs : leftMs + w) });
   };

@@ -13,9 +13,9 @@ import './time-bar.css';
 
 const PRESETS: readonly { readonly id: string; readonly label: string; readonly ms: number }[] = [
   { id: '15min', label: '15 min', ms: 900_000 },
-  { id: '1h', label: '1 hour', ms: 3_600_000 },
-  { id: '6h', label: '6 hours', ms: 21_600_000 },
-  { id: '24h', label: '24 hours', ms: 86_400_000 },
+  { id: '1h', label: '1 h', ms: 3_600_000 },
+  { id: '6h', label: '6 h', ms: 21_600_000 },
+  { id: '24h', label: '24 h', ms: 86_400_000 },
 ];
 
 /** The TZ value for the chosen display zone (the current source's for "archive host"). */

@@ -14,6 +14,7 @@ import { formatIso, formatCtime, parseIso, type DisplayZone } from './zone';
 import { VcrIcon, type VcrIconName } from './vcr-icons';
 import { formatSpan, INTERVAL_UNITS, splitInterval, unitMs } from './interval';
 import { RangePicker } from './range-picker';
+import { focusBounds } from '../state/time-slice';
 
 interface Props {
   readonly zone: DisplayZone;
@@ -160,6 +161,9 @@ export function TimeBar({ zone }: Props) {
     zone: s.zone,
     startMs: (s.bounds ?? archiveUnionBounds(s.sources))?.startMs,
     endMs: (s.bounds ?? archiveUnionBounds(s.sources))?.endMs,
+    // The slider spans the archive in view (the union may span years between archives).
+    focusStartMs: focusBounds(s)?.startMs,
+    focusEndMs: focusBounds(s)?.endMs,
   }));
   const bounds = t.startMs !== undefined && t.endMs !== undefined ? { startMs: t.startMs, endMs: t.endMs } : undefined;
   const have = bounds !== undefined && Number.isFinite(t.positionMs);
@@ -203,8 +207,8 @@ export function TimeBar({ zone }: Props) {
           data-testid="position-slider"
           aria-label="position"
           disabled={!have}
-          min={bounds?.startMs ?? 0}
-          max={bounds?.endMs ?? 1}
+          min={t.focusStartMs ?? 0}
+          max={t.focusEndMs ?? 1}
           step={t.intervalMs}
           value={have ? t.positionMs : 0}
           onChange={(e) => s.movedPosition(Number(e.target.value))}
