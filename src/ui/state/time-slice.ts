@@ -218,7 +218,8 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
     // A range given by its left edge keeps it, the window made of whole intervals: rounded up,
     // or down where up would pass the end (the legend reads the right edge: keep it on data).
     let whole = Math.ceil(want / intervalMs - 1e-9) * intervalMs;
-    if (leftMs !== undefined && b && leftMs + whole > b.endMs) whole = Math.floor((b.endMs - leftMs) / intervalMs + 1e-9) * intervalMs;
+    const end = focusBounds(s)?.endMs;
+    if (leftMs !== undefined && end !== undefined && leftMs + whole > end && leftMs < end) whole = Math.floor((end - leftMs) / intervalMs + 1e-9) * intervalMs;
     const w = Math.min(Math.max(MIN_POINTS * intervalMs, leftMs === undefined ? want : whole), maxWindow(intervalMs));
     set({ windowMs: w, anchorMs, intervalMs, ...(intervalMs !== s.intervalMs && { speed: defaultSpeed(intervalMs) }) });
     set({ positionMs: place(leftMs === undefined ? edgeMs : leftMs + w) });
