@@ -63,11 +63,12 @@ test.describe('the time window on a dropped archive', () => {
   test('Home puts the left edge at the start and End the right edge at the end, every chart with data', async ({ page }) => {
     await dropArchive(page);
     await keys(page, 'End');
-    // The right edge is the last point of the grid from the start within the archive.
+    // The right edge is the last point of the grid from the start at least half an interval
+    // inside the archive (libpcp interpolates nothing at its very end).
     const I = await attr(page, 'data-interval');
     let p = await position(page);
-    expect(p).toBeLessThanOrEqual(span.endMs);
-    expect(p).toBeGreaterThan(span.endMs - I);
+    expect(p).toBeLessThanOrEqual(span.endMs - I / 2);
+    expect(p).toBeGreaterThan(span.endMs - 1.5 * I);
     await everyChartHasData(page);
     await page.screenshot({ path: test.info().outputPath('end.png') });
     await keys(page, 'Home');
@@ -92,7 +93,7 @@ test.describe('the time window on a dropped archive', () => {
     // From the start to the last point of the grid within the archive.
     expect(p - w).toBeCloseTo(span.startMs, 3);
     expect(p).toBeLessThanOrEqual(span.endMs);
-    expect(span.endMs - p).toBeLessThan(I);
+    expect(span.endMs - p).toBeLessThan(1.5 * I);
     // About one sample per 2 px of chart, never finer than the 10 s logging interval.
     const plotPx = await page.getByTestId('chart-grid').evaluate((e) => e.clientWidth);
     expect(I).toBeGreaterThanOrEqual(10_000);
@@ -106,13 +107,17 @@ test.describe('the time window on a dropped archive', () => {
       const body = c.getByTestId('chart-body');
       const box = await body.boundingBox();
       if (!box) throw new Error('no chart body');
-      for (const f of [0.04, 0.97]) {
-        await page.mouse.move(box.x + box.width * f, box.y + box.height / 2);
-        const tip = c.getByTestId('chart-tooltip');
-        await expect(tip).toBeVisible();
-        const t = Number(await tip.getAttribute('data-time'));
-        expect(f < 0.5 ? t - span.startMs : span.endMs - t).toBeLessThan(0.06 * w);
-        await expect(tip.locator('[data-value]:not([data-value=""])').first()).toBeAttached();
+      const tip = c.getByTestId('chart-tooltip');
+      for (const fromLeft of [true, false]) {
+        // Sweep in from the edge until the pointer is over the plot (the y axis has no tooltip).
+        let t = NaN;
+        for (let k = 0; k < 60 && Number.isNaN(t); k++) {
+          await page.mouse.move(fromLeft ? box.x + 2 + 4 * k : box.x + box.width - 2 - 4 * k, box.y + box.height / 2);
+          if ((await tip.count()) > 0) t = Number(await tip.getAttribute('data-time'));
+        }
+        expect(fromLeft ? t - span.startMs : span.endMs - t, `${fromLeft ? 'first' : 'last'} sample drawn in chart ${i}`).toBeLessThan(0.02 * w);
+        // At the right edge every chart has values (at the left a rate has no previous sample yet).
+        if (!fromLeft) await expect(tip.locator('[data-value]:not([data-value=""])').first()).toBeAttached();
       }
     }
     await page.mouse.move(0, 0);

@@ -174,15 +174,16 @@ export function autoInterval(windowMs: number, widthPx: number, loggingMs: numbe
 }
 
 /**
- * The right edge that keeps [edge − window, edge] on [start, end]: at most the end, at least
- * start + window (which wins when the window is longer than the data), snapped to the grid
- * anchor + k × interval inwards.
+ * The right edge that keeps [edge − window, edge] on [start, end]: at most half an interval
+ * before the end (libpcp interpolates nothing at an archive's very end, pcp#433, and the
+ * legends read the right edge), at least start + window (which wins when the window is longer
+ * than the data), snapped to the grid anchor + k × interval inwards.
  */
 export function clampEdge(ms: number, windowMs: number, b: { startMs: number; endMs: number } | undefined, anchorMs: number, intervalMs: number): number {
   let p = snapToGrid(ms, anchorMs, intervalMs);
   if (!b) return p;
   const k = (t: number): number => (t - anchorMs) / intervalMs;
-  const hi = anchorMs + Math.floor(k(b.endMs) + 1e-9) * intervalMs;
+  const hi = anchorMs + Math.floor(k(b.endMs) - 0.5 + 1e-9) * intervalMs;
   const lo = anchorMs + Math.ceil(k(b.startMs + windowMs) - 1e-9) * intervalMs;
   if (p > hi) p = hi;
   if (p < lo) p = lo;
@@ -219,7 +220,7 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
     // or down where up would pass the end (the legend reads the right edge: keep it on data).
     let whole = Math.ceil(want / intervalMs - 1e-9) * intervalMs;
     const end = focusBounds(s)?.endMs;
-    if (leftMs !== undefined && end !== undefined && leftMs + whole > end && leftMs < end) whole = Math.floor((end - leftMs) / intervalMs + 1e-9) * intervalMs;
+    if (leftMs !== undefined && end !== undefined && leftMs + whole > end - intervalMs / 2 && leftMs < end) whole = Math.floor((end - leftMs) / intervalMs - 0.5 + 1e-9) * intervalMs;
     const w = Math.min(Math.max(MIN_POINTS * intervalMs, leftMs === undefined ? want : whole), maxWindow(intervalMs));
     set({ windowMs: w, anchorMs, intervalMs, ...(intervalMs !== s.intervalMs && { speed: defaultSpeed(intervalMs) }) });
     set({ positionMs: place(leftMs === undefined ? edgeMs : leftMs + w) });
@@ -388,11 +389,12 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
       if (s.playState === 'stopped') return;
       const b = effectiveBounds(s);
       const next = s.positionMs + (s.playState === 'forward' ? s.intervalMs : -s.intervalMs);
-      if (b && (next > b.endMs || next - s.windowMs < b.startMs)) {
+      const p = place(next);
+      if ((b && (next > b.endMs || next - s.windowMs < b.startMs)) || p === s.positionMs) {
         set({ playState: 'stopped' });
         return;
       }
-      set({ positionMs: place(next) });
+      set({ positionMs: p });
     },
     changedLiveHistory(ms) {
       if (ms > 0) set({ liveHistoryMs: ms });

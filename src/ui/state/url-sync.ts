@@ -224,8 +224,9 @@ export async function applyTimeParams(p: PageParams): Promise<void> {
         const args = { ...(p.start !== undefined && { start: p.start }), ...(p.finish !== undefined && { finish: p.finish }), ...(p.origin !== undefined && { origin: p.origin }) };
         const r = await getEngine().parseTimeWindow(args, b.startMs, b.endMs, tz);
         if (!r.ok) {
-          const which = r.spec === p.finish ? 'T' : r.spec === p.origin ? 'O' : 'S';
-          problems.push(`?${which}=${r.spec}:\n${r.message}`);
+          // libpcp's message quotes the part it parsed (after an "@"): name the parameter.
+          const [which, text] = p.start?.includes(r.spec) ? ['S', p.start] : p.finish?.includes(r.spec) ? ['T', p.finish] : ['O', p.origin ?? ''];
+          problems.push(`?${which}=${text}:\n${r.message}`);
         } else {
           // -S/-T: the visible window; -O (alone): the right edge, as pmchart's origin.
           if (p.start !== undefined || p.finish !== undefined) {

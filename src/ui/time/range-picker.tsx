@@ -39,7 +39,7 @@ export async function applyTypedRange(from: string, to: string): Promise<string 
   } catch (e) {
     return describeError(asEngineError(e, 'time window'));
   }
-  if (!r.ok) return `${r.spec === args.finish ? 'End' : 'Start'}:\n${r.message}`;
+  if (!r.ok) return `${args.start?.includes(r.spec) ? 'Start' : 'End'}:\n${r.message}`;
   if (!(r.endMs > r.startMs)) return 'The end is not after the start (both are kept within the archive).';
   dash().showedRange(r.startMs, r.endMs);
   return undefined;
