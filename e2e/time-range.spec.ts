@@ -104,6 +104,7 @@ test.describe('the time window on a dropped archive', () => {
     const charts = page.getByTestId('chart');
     for (let i = 0; i < (await charts.count()); i++) {
       const c = charts.nth(i);
+      await c.scrollIntoViewIfNeeded();
       const body = c.getByTestId('chart-body');
       const box = await body.boundingBox();
       if (!box) throw new Error('no chart body');

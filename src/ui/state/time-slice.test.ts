@@ -24,8 +24,9 @@ describe('time slice', () => {
     // 600 s over 500 samples (1000 px at 2 px each) is 1.2 s: the next round interval.
     expect(s.intervalMs).toBe(2000);
     expect(s.intervalFixed).toBe(false);
-    expect(s.windowMs).toBe(600_000);
-    expect(s.positionMs).toBe(1_600_000);
+    // Whole intervals from the start, the right edge half an interval inside the end.
+    expect(s.windowMs).toBe(598_000);
+    expect(s.positionMs).toBe(1_598_000);
     expect(s.speed).toBe(4);
   });
 
@@ -123,16 +124,16 @@ describe('time slice', () => {
   it('the interval follows the window until the user fixes one; a fixed interval keeps the window length', () => {
     const store = opened(0, 16_200_000, 10_000);
     store.getState().showedRange(0, 16_200_000);
-    // 4.5 h over 500 samples is 32.4 s: 40 s; whole intervals from the start, ending on data.
+    // 4.5 h over 500 samples is 32.4 s: 40 s.
     expect(store.getState().intervalMs).toBe(40_000);
-    expect(store.getState().windowMs).toBe(16_160_000);
+    expect(store.getState().windowMs).toBe(16_200_000);
     store.getState().resizedView(2000);
     expect(store.getState().intervalMs).toBe(20_000);
     store.getState().changedInterval(500);
     expect(store.getState().intervalFixed).toBe(true);
-    expect(store.getState().windowMs).toBe(16_160_000);
+    expect(store.getState().windowMs).toBe(16_200_000);
     store.getState().changedInterval(3_600_000);
-    expect(store.getState().windowMs).toBe(16_160_000);
+    expect(store.getState().windowMs).toBe(16_200_000);
     store.getState().showedRange(0, 600_000);
     expect(store.getState().intervalMs).toBe(3_600_000);
     // A window cannot be shorter than two intervals.
@@ -165,7 +166,7 @@ describe('several archives', () => {
     const id = store.getState().beganOpening({ kind: 'url', url: 'y' }, 'y');
     store.getState().finishedOpening(id, { ...summary(9_000_000_000, 9_000_000_000 + 7_200_000, 10_000), handle: 2 });
     // Still on the first archive (the union spans both).
-    expect(store.getState().positionMs).toBe(1_600_000);
+    expect(store.getState().positionMs).toBe(1_598_000);
     store.getState().choseSource(id);
     let s = store.getState();
     expect(s.positionMs - s.windowMs).toBe(9_000_000_000);

@@ -261,7 +261,8 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
       if (!b) return;
       if (Number.isNaN(s.positionMs)) {
         // First archive: data visible at once (unlike pmchart, §1d D9), its first hour at most.
-        show(b.startMs + Math.min(DEFAULT_WINDOW_MS, b.endMs - b.startMs), Math.min(DEFAULT_WINDOW_MS, Math.max(1, b.endMs - b.startMs)));
+        const w = Math.min(DEFAULT_WINDOW_MS, Math.max(1, b.endMs - b.startMs));
+        show(b.startMs + w, w, b.startMs);
       } else {
         show(s.positionMs, s.windowMs);
       }
@@ -273,7 +274,7 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
       if (s.positionMs > b.startMs && s.positionMs - s.windowMs < b.endMs) return;
       const w = Math.min(DEFAULT_WINDOW_MS, Math.max(1, b.endMs - b.startMs));
       set({ playState: 'stopped', zoomHistory: [] });
-      show(b.startMs + w, w);
+      show(b.startMs + w, w, b.startMs);
     },
     pressedPlay() {
       if (get().vcrMode === 'step') get().steppedForward();
@@ -328,8 +329,10 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
       if (b) set({ positionMs: place(b.startMs + s.windowMs) });
     },
     wentToEnd() {
-      const b = focusBounds(get());
-      if (b) set({ positionMs: place(b.endMs) });
+      const s = get();
+      const b = focusBounds(s);
+      // The last grid point half an interval inside the end (see clampEdge).
+      if (b) set({ positionMs: place(s.anchorMs + Math.floor((b.endMs - s.anchorMs) / s.intervalMs - 0.5 + 1e-9) * s.intervalMs) });
     },
     changedWindow(windowMs) {
       const s = get();
@@ -340,7 +343,10 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
       if (!(t1Ms > t0Ms)) return;
       remember();
       set({ playState: 'stopped' });
-      show(t1Ms, t1Ms - t0Ms, t0Ms);
+      // A range up to the end ("last 15 min") keeps its length and ends on the last sample.
+      const end = focusBounds(get())?.endMs;
+      if (end !== undefined && t1Ms >= end) show(t1Ms, t1Ms - t0Ms);
+      else show(t1Ms, t1Ms - t0Ms, t0Ms);
     },
     zoomedTo(t0Ms, t1Ms) {
       get().showedRange(t0Ms, t1Ms);
