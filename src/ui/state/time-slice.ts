@@ -344,8 +344,8 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
       remember();
       set({ playState: 'stopped' });
       // A range up to the end ("last 15 min") keeps its length and ends on the last sample.
-      const end = focusBounds(get())?.endMs;
-      if (end !== undefined && t1Ms >= end) show(t1Ms, t1Ms - t0Ms);
+      const fb = focusBounds(get());
+      if (fb && t1Ms >= fb.endMs && t0Ms > fb.startMs) show(t1Ms, t1Ms - t0Ms);
       else show(t1Ms, t1Ms - t0Ms, t0Ms);
     },
     zoomedTo(t0Ms, t1Ms) {
