@@ -248,12 +248,12 @@ async function wholeArchive(browser: Browser, url: string): Promise<MeasuredResu
           const poll = (): void => {
             const charts = Array.from(document.querySelectorAll('[data-testid="chart"]'));
             const win = bar?.getAttribute('data-window');
-            const start = Number(bar?.getAttribute('data-position')) - Number(win);
+            const start = charts[0]?.getAttribute('data-window-start');
             const done =
               win !== before &&
               document.querySelectorAll('.spinner').length === 0 &&
               charts.length > 0 &&
-              charts.every((c) => Number(c.getAttribute('data-window-start')) === start && c.querySelector('[data-testid="legend-value"][data-value]:not([data-value=""])'));
+              charts.every((c) => c.getAttribute('data-window-start') === start && c.querySelector('[data-testid="legend-value"][data-value]:not([data-value=""])'));
             if (done) {
               requestAnimationFrame(() => resolve(performance.now() - t0));
               return;
