@@ -124,16 +124,16 @@ describe('time slice', () => {
   it('the interval follows the window until the user fixes one; a fixed interval keeps the window length', () => {
     const store = opened(0, 16_200_000, 10_000);
     store.getState().showedRange(0, 16_200_000);
-    // 4.5 h over 500 samples is 32.4 s: 40 s.
+    // 4.5 h over 500 samples is 32.4 s: 40 s; whole intervals from the start, ending on data.
     expect(store.getState().intervalMs).toBe(40_000);
-    expect(store.getState().windowMs).toBe(16_200_000);
+    expect(store.getState().windowMs).toBe(16_160_000);
     store.getState().resizedView(2000);
     expect(store.getState().intervalMs).toBe(20_000);
     store.getState().changedInterval(500);
     expect(store.getState().intervalFixed).toBe(true);
-    expect(store.getState().windowMs).toBe(16_200_000);
+    expect(store.getState().windowMs).toBe(16_160_000);
     store.getState().changedInterval(3_600_000);
-    expect(store.getState().windowMs).toBe(16_200_000);
+    expect(store.getState().windowMs).toBe(16_160_000);
     store.getState().showedRange(0, 600_000);
     expect(store.getState().intervalMs).toBe(3_600_000);
     // A window cannot be shorter than two intervals.

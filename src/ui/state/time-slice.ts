@@ -215,7 +215,7 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
     const want = b ? Math.min(windowMs, Math.max(1, b.endMs - b.startMs)) : windowMs;
     const intervalMs = s.intervalFixed ? s.intervalMs : autoInterval(want, s.viewWidthPx, loggingInterval(s.sources, s.currentSourceId));
     // The grid starts where the archive in view starts, so samples fall where pmval -S puts them.
-    const anchorMs = focusBounds(s)?.startMs ?? s.anchorMs;
+    const anchorMs = focusBounds({ ...s, bounds: undefined })?.startMs ?? s.anchorMs;
     // A range given by its left edge keeps it, the window made of whole intervals: rounded up,
     // or down where up would pass the end (the legend reads the right edge: keep it on data).
     let whole = Math.ceil(want / intervalMs - 1e-9) * intervalMs;
