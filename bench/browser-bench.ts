@@ -6,7 +6,10 @@
 //     first chart's legend shows a value; native: `pmchart -o` exporting the Overview view of
 //     the same archive under Xvfb, when pmchart and xvfb-run are installed;
 //   - frame times while playing 16 charts × 8 series (no native equivalent: pmchart cannot
-//     be timed per frame).
+//     be timed per frame);
+//   - the whole archive in the Overview: the QA archive's 4.5 h drawn by the range picker's
+//     "Whole archive" until every chart has its values; native: `pmchart -o` exporting the
+//     Overview over the same span at the same interval (as many visible points) under Xvfb.
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
@@ -208,9 +211,91 @@ async function playFrames(browser: Browser, url: string): Promise<MeasuredResult
   };
 }
 
+/** pmchart -o of the Overview over `points` samples `intervalSec` apart ending at `originSec` after the start. */
+function nativeWholeMs(points: number, intervalSec: number, originSec: number, dir: string): number | undefined {
+  const have = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+  if (!have('pmchart') || !have('xvfb-run')) return undefined;
+  const out = join(dir, 'whole.png');
+  const run = (): number => {
+    const t0 = process.hrtime.bigint();
+    // -O is the right edge of the window (docs/pmchart-reference.md D9); -s/-v as many points.
+    const r = spawnSync('xvfb-run', ['-a', 'pmchart', '-a', QA_ARCHIVE, '-z', '-t', `${intervalSec}sec`, '-s', String(points), '-v', String(points), '-O', `+${originSec}sec`, '-c', 'Overview', '-o', out, '-g', '1100x950'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (r.status !== 0) throw new Error(`pmchart -o: ${r.stderr.toString().slice(0, 400)}`);
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  run();
+  return median([run(), run(), run()]);
+}
+
+/** Drops the QA archive, then times "Whole archive" until every Overview chart shows values. */
+async function wholeArchive(browser: Browser, url: string): Promise<MeasuredResult> {
+  const times: number[] = [];
+  let shape = { interval: NaN, window: NaN, position: NaN, start: NaN, charts: 0 };
+  for (let i = 0; i < 3; i++) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await page.goto(`${url}?empty`);
+    await page.getByTestId('time-bar').waitFor();
+    await timeDrop(page, ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${QA_ARCHIVE}.${s}`));
+    await page.waitForFunction(() => document.querySelectorAll('.spinner').length === 0, undefined, { timeout: 120_000 });
+    await page.getByTestId('range-picker').click();
+    const ms = await page.evaluate(
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const bar = document.querySelector('[data-testid="time-bar"]');
+          const before = bar?.getAttribute('data-window');
+          const t0 = performance.now();
+          (document.querySelector('[data-testid="range-whole"]') as HTMLButtonElement).click();
+          const poll = (): void => {
+            const charts = Array.from(document.querySelectorAll('[data-testid="chart"]'));
+            const win = bar?.getAttribute('data-window');
+            const start = charts[0]?.getAttribute('data-window-start');
+            const done =
+              win !== before &&
+              document.querySelectorAll('.spinner').length === 0 &&
+              charts.length > 0 &&
+              charts.every((c) => c.getAttribute('data-window-start') === start && c.querySelector('[data-testid="legend-value"][data-value]:not([data-value=""])'));
+            if (done) {
+              requestAnimationFrame(() => resolve(performance.now() - t0));
+              return;
+            }
+            if (performance.now() - t0 > 300_000) return reject(new Error('whole archive not drawn after 300 s'));
+            requestAnimationFrame(poll);
+          };
+          poll();
+        }),
+    );
+    times.push(ms);
+    const attr = async (n: string): Promise<number> => Number(await page.getByTestId('time-bar').getAttribute(n));
+    shape = { interval: await attr('data-interval'), window: await attr('data-window'), position: await attr('data-position'), start: NaN, charts: await page.getByTestId('chart').count() };
+    await page.close();
+  }
+  const pmdashMs = median(times);
+  // The archive's label start (pmdumplog -L) locates the window for pmchart's -O.
+  const label = spawnSync('pmdumplog', ['-L', '-Z', 'UTC', QA_ARCHIVE], { encoding: 'utf8' }).stdout;
+  const m = /commencing \w+ (\w+) +(\d+) (\d+):(\d+):(\d+)\.(\d+) (\d+)/.exec(label);
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  shape.start = m ? Date.UTC(Number(m[7]), months.indexOf(m[1] ?? ''), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) + Number(`0.${m[6] ?? '0'}`) * 1000 : NaN;
+  const points = Math.round(shape.window / shape.interval);
+  const originSec = (shape.position - shape.start) / 1000;
+  const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-'));
+  let nativeMs: number | undefined;
+  try {
+    nativeMs = nativeWholeMs(points, shape.interval / 1000, Math.round(originSec), dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return {
+    name: 'ui: whole archive Overview 20180416.10.00',
+    work: `"Whole archive" on the dropped QA archive: ${shape.charts} Overview charts over ${(shape.window / 3_600_000).toFixed(2)} h at ${shape.interval / 1000} s (${points} points), until every chart shows values (native: pmchart -o of the Overview, same span and interval, -s/-v ${points}, under Xvfb)`,
+    pmdashMs,
+    nativeMs,
+    ratio: nativeMs === undefined ? undefined : pmdashMs / nativeMs,
+  };
+}
+
 /** Runs the browser benchmarks whose names pass `wanted`. */
 export async function runBrowserBenchmarks(wanted: (name: string) => boolean): Promise<MeasuredResult[]> {
-  const names = ['ui: drop → first chart', 'ui: play 16 charts × 8 series'];
+  const names = ['ui: drop → first chart', 'ui: play 16 charts × 8 series', 'ui: whole archive Overview 20180416.10.00'];
   if (!names.some(wanted)) return [];
   const { url, proc } = await startServer();
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -223,6 +308,10 @@ export async function runBrowserBenchmarks(wanted: (name: string) => boolean): P
     if (wanted(names[1] ?? '')) {
       process.stderr.write(`bench: ${names[1]}…\n`);
       out.push(await playFrames(browser, url));
+    }
+    if (wanted(names[2] ?? '')) {
+      process.stderr.write(`bench: ${names[2]}…\n`);
+      out.push(await wholeArchive(browser, url));
     }
     return out;
   } finally {

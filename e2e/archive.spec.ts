@@ -27,6 +27,8 @@ test.describe('dropped archives', () => {
     await dropFiles(page, ARCH_FILES);
     await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
     await setIntervalSec(page, 10);
+    // A 10 min window: the window cannot leave the data (it opens on the first hour).
+    await page.getByTestId('window').selectOption('60');
     // 600 s after the label start (10:01:25.325 in the archive's zone, EDT+4).
     await setPosition(page, '2018-04-16 10:11:25.325');
     const iops = chart(page, /IOPS over all Disks/);
@@ -45,6 +47,8 @@ test.describe('dropped archives', () => {
     await dropFiles(page, ARCH_FILES);
     await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
     await setIntervalSec(page, 10);
+    // A 10 min window: the window cannot leave the data (it opens on the first hour).
+    await page.getByTestId('window').selectOption('60');
     // 2400 s after the label start; the window ends at the position.
     await setPosition(page, '2018-04-16 10:41:25.325');
     const iops = chart(page, /IOPS over all Disks/);

@@ -17,6 +17,9 @@ test.beforeEach(async ({ page }) => {
   await dropFiles(page, ARCH_FILES);
   await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
   await setIntervalSec(page, 10);
+  // A 10 min window (60 points): the window cannot leave the data, so the first hour it opens
+  // on would keep the right edge at least an hour in.
+  await page.getByTestId('window').selectOption('60');
   await setPosition(page, '2018-04-16 10:41:25.325');
 });
 

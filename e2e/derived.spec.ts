@@ -14,6 +14,8 @@ test('a derived-metric chart shows libpcp\'s values for the expression', async (
   await dropFiles(page, ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${ARCH}.${s}`));
   await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
   await setIntervalSec(page, 10);
+  // A 10 min window: the window cannot leave the data (it opens on the first hour).
+  await page.getByTestId('window').selectOption('60');
   await setPosition(page, '2018-04-16 10:11:25.325');
 
   await page.getByTestId('add-chart').click();

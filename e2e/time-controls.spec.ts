@@ -1,9 +1,10 @@
-// The time bar on the demo archive (10 minutes on a 1 s grid): fast forward and rewind, the
-// Bounds that confine the position and stop play, the position slider, the keyboard
-// shortcuts, and play paced at the set speed. Every position is checked on the grid whose
-// origin is the archive's start (where Home goes).
+// The time bar on the demo archive (10 minutes, shown 1 min at a time on a typed 1 s grid):
+// fast forward and rewind, the Bounds that confine the position and stop play, the position
+// slider, the keyboard shortcuts, and play paced at the set speed. Every position is checked
+// on the grid whose origin is the archive's start; the window never leaves the data, so Home
+// puts its left edge there and End its right edge on the last grid point inside the end.
 import { expect, test, type Page } from '@playwright/test';
-import { position } from './dash';
+import { position, setIntervalSec } from './dash';
 import { openDemo } from './menus';
 
 const bar = (page: Page) => page.getByTestId('time-bar');
@@ -45,21 +46,28 @@ function gridIndex(p: number, home: number, interval: number): number {
 test.describe('time controls on an archive', () => {
   let home = NaN;
   const I = 1000;
+  const W = 60 * I;
+  /** The archive's start, the grid's origin (the label says 12:04:50.351762 UTC). */
+  const START = Date.UTC(2026, 10, 21, 12, 4, 50) + 351.762;
 
   test.beforeEach(async ({ page }) => {
     await openDemo(page);
+    await setIntervalSec(page, 1);
     await expect(page.getByTestId('interval')).toHaveValue('1');
     await expect(page.getByLabel('interval unit')).toHaveValue('sec');
-    // Home: the archive's start, the grid's origin (the label says 12:04:50.351762 UTC).
+    await page.getByTestId('window').selectOption('60');
+    expect(await windowMs(page)).toBe(W);
+    // Home: the window's left edge at the archive's start.
     await keys(page, 'Home');
     home = await position(page);
-    expect(Math.abs(home - (Date.UTC(2026, 10, 21, 12, 4, 50) + 351.762))).toBeLessThan(1);
+    expect(Math.abs(home - W - START)).toBeLessThan(1);
   });
 
   test('keyboard: arrows step one and ten intervals, Home/End reach the bounds, space plays and stops, r reverses', async ({ page }) => {
-    // The archive spans 600.0003 s: End is the last grid point, 600 intervals on.
+    // The archive spans 600.0003 s: End is the last grid point at least half an interval
+    // inside, 599 intervals from the start.
     await keys(page, 'End');
-    expect(await position(page)).toBeCloseTo(home + 600 * I, 3);
+    expect(await position(page)).toBeCloseTo(home - W + 599 * I, 3);
     await keys(page, 'Home', 'ArrowRight');
     expect(await position(page)).toBeCloseTo(home + I, 3);
     await keys(page, 'Shift+ArrowRight');
@@ -103,16 +111,21 @@ test.describe('time controls on an archive', () => {
     await keys(page, '[', '[', '[', '[', '[');
     await expect(speed).toHaveValue('0.1');
 
-    // The demo opens showing all of its 600 s (10 min).
-    expect(await windowMs(page)).toBe(600 * I);
+    // The typed interval stays while the window changes.
+    expect(await windowMs(page)).toBe(60 * I);
     await keys(page, '+');
-    expect(await windowMs(page)).toBe(300 * I);
-    await expect(page.getByTestId('window').locator('option').first()).toHaveText('5 min');
+    expect(await windowMs(page)).toBe(30 * I);
+    await expect(page.getByTestId('window').locator('option').first()).toHaveText('30 sec');
     await keys(page, '+', '+');
-    expect(await windowMs(page)).toBe(75 * I);
+    expect(await windowMs(page)).toBe(7.5 * I);
     await keys(page, '-');
-    expect(await windowMs(page)).toBe(150 * I);
-    await expect(page.getByTestId('window').locator('option').first()).toHaveText('150 sec');
+    expect(await windowMs(page)).toBe(15 * I);
+    await expect(page.getByTestId('window').locator('option').first()).toHaveText('15 sec');
+    // Never longer than the data.
+    for (let i = 0; i < 10; i++) await keys(page, '-');
+    expect(await windowMs(page)).toBeGreaterThanOrEqual(600 * I);
+    expect(await windowMs(page)).toBeLessThanOrEqual(601 * I);
+    await expect(page.getByTestId('interval')).toHaveValue('1');
     // The window never shrinks below two intervals.
     for (let i = 0; i < 10; i++) await keys(page, '+');
     expect(await windowMs(page)).toBe(2 * I);
@@ -120,15 +133,16 @@ test.describe('time controls on an archive', () => {
 
   test('the position slider moves the position on the grid; its keys step one interval', async ({ page }) => {
     const slider = page.getByTestId('position-slider');
-    expect(Number(await slider.getAttribute('min'))).toBeCloseTo(home, 3);
+    expect(Number(await slider.getAttribute('min'))).toBeCloseTo(START, 3);
     expect(Number(await slider.getAttribute('step'))).toBe(I);
     const box = await slider.boundingBox();
     if (!box) throw new Error('no slider');
     // A click a quarter of the way along lands about a quarter of the way through the archive.
     await slider.click({ position: { x: box.width / 4, y: box.height / 2 } });
-    const k = gridIndex(await position(page), home, I);
+    const k = gridIndex(await position(page), START, I);
     expect(k).toBeGreaterThanOrEqual(130);
     expect(k).toBeLessThanOrEqual(170);
+    home = START;
     await expect(slider).toBeFocused();
     await slider.press('ArrowRight');
     expect(await position(page)).toBeCloseTo(home + (k + 1) * I, 3);
@@ -136,9 +150,9 @@ test.describe('time controls on an archive', () => {
     await slider.press('ArrowLeft');
     expect(await position(page)).toBeCloseTo(home + (k - 1) * I, 3);
     await slider.press('End');
-    expect(await position(page)).toBeCloseTo(home + 600 * I, 3);
-    // The position field follows: the last grid point, 12:14:50.351 UTC.
-    await expect(page.getByTestId('position')).toHaveValue('2026-11-21 12:14:50.351');
+    expect(await position(page)).toBeCloseTo(START + 599 * I, 3);
+    // The position field follows: the last grid point inside, 12:14:49.351 UTC.
+    await expect(page.getByTestId('position')).toHaveValue('2026-11-21 12:14:49.351');
   });
 
   test('Bounds confine the position, the slider and Home/End; play and fast forward stop at the end bound, rewind at the start', async ({ page }) => {
@@ -150,10 +164,11 @@ test.describe('time controls on an archive', () => {
     // The grid points inside: 12:06:00.351… to 12:07:59.351…
     const b0 = Date.UTC(2026, 10, 21, 12, 6, 0);
     const b1 = Date.UTC(2026, 10, 21, 12, 8, 0);
-    const first = home + Math.ceil((b0 - home) / I) * I;
-    const last = home + Math.floor((b1 - home) / I) * I;
-    expect((last - first) / I).toBe(119);
-    // The position was at the start, before the bounds: it moved to the first point inside.
+    // The window's left edge cannot go before the start bound: the first right edge is W on.
+    const first = START + Math.ceil((b0 + W - START) / I) * I;
+    const last = START + Math.floor((b1 - START) / I - 0.5) * I;
+    expect((last - first) / I).toBe(59);
+    // The position was near the start, before the bounds: it moved to the first point inside.
     expect(await position(page)).toBeCloseTo(first, 3);
     const slider = page.getByTestId('position-slider');
     expect(Number(await slider.getAttribute('min'))).toBe(b0);
@@ -198,7 +213,7 @@ test.describe('time controls on an archive', () => {
     await page.getByRole('button', { name: 'Reset' }).click();
     await expect(page.getByTestId('bounds')).toHaveText('Bounds');
     await keys(page, 'End');
-    expect(await position(page)).toBeCloseTo(home + 600 * I, 3);
+    expect(await position(page)).toBeCloseTo(START + 599 * I, 3);
   });
 
   test('play advances speed × elapsed time, one interval per tick', async ({ page }) => {

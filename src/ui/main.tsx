@@ -1,12 +1,12 @@
-// Browser entry: mounts the app, then opens what the page address asks for
-// (`?archive=URL` and `?host=HOST[:PORT]`, each repeatable) or, by default, the bundled demo
+// Browser entry: mounts the app, then opens what the page address asks for — pmchart's
+// command line as parameters (`?archive=URL` and `?host=HOST[:PORT]`, each repeatable,
+// `?view= ?S= ?T= ?O= ?t= ?Z= ?z`, state/page-params.ts) or, by default, the bundled demo
 // archive (`?empty` opens nothing); a dashboard link (`#dash=…`) reopens its own sources.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
-import { bridgeUrlFor } from './sources/bridge-url';
-import { openLive, openUrl } from './sources/open-sources';
-import { restoreFromAddress, startUrlSync } from './state/url-sync';
+import { readPageParams } from './state/page-params';
+import { openFromPage, restoreFromAddress, startUrlSync } from './state/url-sync';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -17,15 +17,7 @@ createRoot(root).render(
   </StrictMode>,
 );
 
-// A dashboard in the address (`#dash=…`, issue 8) takes precedence over the defaults below.
-const restoring = restoreFromAddress(location.hash);
-if (!restoring) {
-  const params = new URLSearchParams(location.search);
-  const archives = params.getAll('archive');
-  const hosts = params.getAll('host');
-  for (const a of archives) void openUrl(a);
-  for (const h of hosts) void openLive(h, bridgeUrlFor(h));
-  if (archives.length === 0 && hosts.length === 0 && !params.has('empty')) void openUrl(new URL('demo/pmdash-demo', document.baseURI).href, { isDefault: true });
-}
+// A dashboard in the address (`#dash=…`, issue 8) takes precedence over the parameters.
+const restoring = restoreFromAddress(location.hash) ?? openFromPage(readPageParams(location.search), new URL('demo/pmdash-demo', document.baseURI).href);
 // From then on the address follows the dashboard.
-void (restoring ?? Promise.resolve()).finally(() => startUrlSync());
+void restoring.finally(() => startUrlSync());

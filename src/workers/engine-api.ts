@@ -20,6 +20,8 @@ import { formatUnits } from './units-text';
 import { exportArchiveWindow, type ExportedArchive } from './archive-export';
 import { readView, standardViews, writeView, type ReadView, type StandardViewEntry } from './views-api';
 import type { ViewFile } from '../pcp-core/views';
+import type { TimeWindowArgs } from '../pcp-core/time';
+import { parsePageInterval, parsePageTimeWindow, type IntervalAnswer, type TimeWindowAnswer } from './time-window';
 
 interface Entry {
   readonly opened: OpenedSource;
@@ -161,6 +163,14 @@ export class EngineApi {
     });
   }
 
+  /** A live source waiting to reconnect tries at once ("retry now"); false when not waiting. */
+  retryNow(handle: SourceHandle): Promise<boolean> {
+    return boundary('retry', () => {
+      const ctx = this.sources.get(handle)?.opened.ctx;
+      return Promise.resolve(ctx instanceof LiveContext ? ctx.retryNow() : false);
+    });
+  }
+
   /** Validates a derived-metric expression against a source, for the chart editor. */
   checkExpression(handle: SourceHandle, expr: string): Promise<ExpressionCheck> {
     return this.run(handle, expr, async () => {
@@ -191,6 +201,16 @@ export class EngineApi {
   exportArchive(handle: SourceHandle, t0Ms: number, t1Ms: number): Promise<ExportedArchive> {
     const name = this.sources.get(handle)?.opened.name ?? 'archive';
     return this.run(handle, `export of ${name}`, (ctx) => exportArchiveWindow(ctx, name, t0Ms, t1Ms));
+  }
+
+  /** PCP time syntax (-S/-T/-O) against [startMs, endMs] in zone `tz` (time-window.ts). */
+  parseTimeWindow(args: TimeWindowArgs, startMs: number, endMs: number, tz: string): Promise<TimeWindowAnswer> {
+    return boundary('time window', () => Promise.resolve(parsePageTimeWindow(args, startMs, endMs, tz)));
+  }
+
+  /** pmParseInterval text in ms, for `?t=`. */
+  parseInterval(text: string): Promise<IntervalAnswer> {
+    return boundary('interval', () => Promise.resolve(parsePageInterval(text)));
   }
 
   /** Queues `body` behind earlier calls on the same source; errors leave as EngineError. */

@@ -90,6 +90,12 @@ async function archiveOpened(ctx: ArchiveContext, name: string): Promise<OpenedS
   }
 }
 
+/**
+ * A dashboard's reconnect back-off: capped at 3 s so the charts are back within about 5 s of
+ * pmcd (issue 13); the UI also offers "retry now". Each attempt is one WebSocket to the bridge.
+ */
+export const DASHBOARD_RECONNECT_MS: readonly number[] = [500, 1000, 2000, 3000];
+
 export async function openSource(spec: SourceSpec, progress: ProgressFn): Promise<OpenedSource> {
   switch (spec.kind) {
     case 'files': {
@@ -111,7 +117,7 @@ export async function openSource(spec: SourceSpec, progress: ProgressFn): Promis
     }
     case 'live': {
       progress({ phase: `connecting to ${spec.host}`, done: 0, total: 0 });
-      const ctx = await LiveContext.open({ target: spec.host, connect: () => openWebSocketTransport(spec.bridgeUrl) });
+      const ctx = await LiveContext.open({ target: spec.host, connect: () => openWebSocketTransport(spec.bridgeUrl), reconnectDelaysMs: DASHBOARD_RECONNECT_MS });
       return { ctx, name: spec.host, endMs: NaN, intervalMs: 0, archives: [], warnings: [] };
     }
   }

@@ -111,6 +111,17 @@ export class LiveConnection {
     this.emit('connection', { state: 'closed' });
   }
 
+  /**
+   * While waiting to reconnect: try now instead of when the back-off says (a dashboard's
+   * "retry now"). Returns whether an attempt was started.
+   */
+  retryNow(): boolean {
+    if (this.current !== 'reconnecting' || this.retryTimer === undefined) return false;
+    clearTimeout(this.retryTimer);
+    void this.reconnect();
+    return true;
+  }
+
   private attach(client: PduClient): void {
     this.client = client;
     this.attempts = 0;

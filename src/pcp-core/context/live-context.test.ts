@@ -206,6 +206,21 @@ describe('LiveContext over a fake pmcd', () => {
     expect(retries[1]?.error?.code).toBe(-111);
   });
 
+  it('retryNow reconnects at once instead of waiting out the back-off', async () => {
+    const fake = new FakePmcd(metrics);
+    const ctx = await openFake(fake, { reconnectDelaysMs: [60_000] });
+    expect(ctx.retryNow()).toBe(false);
+    const waiting = nextState(ctx, 'reconnecting');
+    fake.dropAll();
+    expect((await waiting).retryInMs).toBe(60_000);
+    const t0 = Date.now();
+    const back = nextState(ctx, 'connected');
+    expect(ctx.retryNow()).toBe(true);
+    await back;
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect((await ctx.fetch([LOAD])).sets[0]?.numval).toBe(3);
+  });
+
   it('fails loudly on a reply of the wrong type, then reconnects', async () => {
     const fake = new FakePmcd(metrics);
     const ctx = await openFake(fake);

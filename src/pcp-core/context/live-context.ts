@@ -90,6 +90,11 @@ export class LiveContext implements Context {
     return this.connection.state;
   }
 
+  /** While waiting to reconnect, tries at once; false when not waiting. */
+  retryNow(): boolean {
+    return this.connection.retryNow();
+  }
+
   /** The hello's feature word on the current connection (0 while down). */
   get features(): number {
     return this.connection.features;

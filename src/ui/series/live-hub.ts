@@ -2,8 +2,13 @@
 // in the engine, streaming one-row frames that are appended here up to the visible history.
 // A pause (or any gap longer than two intervals) inserts a missing row so the line breaks
 // instead of bridging the gap. Charts subscribe to a per-chart version, as with SeriesCache.
+// A new live interval restarts the stream but keeps the rows collected so far (pmchart
+// punches them out, §1d D3); rows leave only when older than the visible history.
 import { asEngineError, getEngine, remoteCallback } from '../engine-client';
 import type { EngineError, LiveEvent, PlotRequest, SeriesBlock, SourceHandle } from '../../workers/engine-types';
+
+/** Bound on the rows one chart keeps, whatever the history and interval. */
+const MAX_ROWS = 100_000;
 
 interface LiveSeries {
   key: string;
@@ -12,7 +17,8 @@ interface LiveSeries {
   columns: { plot: number; instId: number; instName: string; values: number[] }[];
   plots: SeriesBlock['plots'];
   error: EngineError | undefined;
-  maxRows: number;
+  /** Rows older than the newest minus this leave. */
+  historyMs: number;
   intervalMs: number;
   snapshot: SeriesBlock | undefined;
 }
@@ -45,7 +51,7 @@ export class LiveHub {
   /** Starts (or restarts, when anything changed) streaming for a chart's plots of one source. */
   watch(chartId: string, sourceId: string, handle: SourceHandle, plots: readonly PlotRequest[], rate: boolean, intervalMs: number, historyMs: number): () => void {
     const id = `${chartId}|${sourceId}`;
-    const key = JSON.stringify([handle, plots, rate, intervalMs]);
+    const key = JSON.stringify([handle, plots, rate]);
     let s = this.series.get(id);
     if (s && s.key !== key) {
       this.stop(s);
@@ -53,11 +59,16 @@ export class LiveHub {
       s = undefined;
     }
     if (!s) {
-      s = { key, watchId: undefined, times: [], columns: [], plots: [], error: undefined, maxRows: 0, intervalMs, snapshot: undefined };
+      s = { key, watchId: undefined, times: [], columns: [], plots: [], error: undefined, historyMs, intervalMs, snapshot: undefined };
       this.series.set(id, s);
     }
     const live = s;
-    live.maxRows = Math.min(100_000, Math.ceil(historyMs / intervalMs) + 2);
+    if (live.intervalMs !== intervalMs) {
+      // Same plots at a new pace: a new stream, the collected rows stay.
+      this.stop(live);
+      live.intervalMs = intervalMs;
+    }
+    live.historyMs = historyMs;
     if (!live.watchId) {
       // A resumed stream starts after a gap: break the line there.
       if (live.times.length > 0) this.append(live, { t: live.times[live.times.length - 1] ?? 0, gap: true });
@@ -113,7 +124,10 @@ export class LiveHub {
   }
 
   private trim(s: LiveSeries): void {
-    const extra = s.times.length - s.maxRows;
+    const newest = s.times[s.times.length - 1] ?? 0;
+    const oldest = newest - s.historyMs - 2 * s.intervalMs;
+    let extra = Math.max(0, s.times.length - MAX_ROWS);
+    while (extra < s.times.length && (s.times[extra] ?? 0) < oldest) extra++;
     if (extra <= 0) return;
     s.times.splice(0, extra);
     for (const c of s.columns) c.values.splice(0, extra);

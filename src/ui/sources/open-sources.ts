@@ -99,7 +99,7 @@ export async function openFiles(files: readonly DroppedFile[]): Promise<void> {
 async function becameCurrent(id: string, summary: SourceSummary, opts: OpenOptions): Promise<void> {
   const { replaced } = await showOverviewFor(id, summary, opts);
   dash().choseSource(id);
-  if (summary.kind === 'archive') dash().enteredArchive(summary.startMs, summary.endMs, summary.intervalMs);
+  if (summary.kind === 'archive') dash().enteredArchive(summary.startMs, summary.endMs);
   if (replaced !== undefined) {
     await closeSource(replaced);
     dash().forgotSource(replaced);
@@ -112,13 +112,8 @@ export function selectSource(id: string): void {
   if (s?.status !== 'ready') return;
   dash().choseSource(id);
   const tab = tabsOf(id)[0];
+  // Its own time comes with it: choseSource moves the window there when it shows none of it.
   if (tab) dash().selectedTab(tab);
-  const sum = s.summary;
-  // Its tab shows its own time: move there unless the position already is inside it.
-  if (sum?.kind === 'archive') {
-    const p = dash().positionMs;
-    if (!(p >= sum.startMs && p <= sum.endMs)) dash().enteredArchive(sum.startMs, sum.endMs, sum.intervalMs);
-  }
 }
 
 /** Opens a live host through the bridge. */

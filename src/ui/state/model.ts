@@ -76,8 +76,8 @@ export interface TabSpec {
 export type PlayState = 'stopped' | 'forward' | 'backward';
 /** pmtime's archive modes: Normal (paced by speed), Step (one interval per press), Fast. */
 export type VcrMode = 'normal' | 'step' | 'fast';
-/** Axis and readout zone: the archive host's, the browser's, or UTC. */
-export type ZoneChoice = 'archive' | 'local' | 'utc';
+/** Axis and readout zone: the archive host's, the browser's, UTC, or a TZ named by `?Z=` ("tz:EST5EDT"). */
+export type ZoneChoice = 'archive' | 'local' | 'utc' | `tz:${string}`;
 
 /** The series key of one plotted column: plot id plus instance name. */
 export function seriesKey(plotId: string, instName: string): string {

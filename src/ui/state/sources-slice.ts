@@ -67,6 +67,7 @@ export const createSourcesSlice: SliceCreator<SourcesSlice> = (set, get) => ({
   },
   choseSource(id) {
     set({ currentSourceId: id });
+    get().focusedSource();
   },
   forgotSource(id) {
     set((s) => ({

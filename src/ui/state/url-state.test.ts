@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChartSpec, SourceEntry, TabSpec } from './model';
 import { seriesKey } from './model';
-import { decodeFragment, encodeSnapshot, restoreSnapshot, snapshotLayout, takeSnapshot, type SnapshotInput } from './url-state';
+import { archiveBaseOf, decodeFragment, encodeSnapshot, filesMatch, restoreSnapshot, snapshotLayout, takeSnapshot, type SnapshotInput } from './url-state';
+import { hasTimeParams, isViewUrl, readPageParams } from './page-params';
 
 const src = (id: string, origin: SourceEntry['origin']): SourceEntry => ({ id, origin, label: id, status: 'ready' });
 const cpu: ChartSpec = {
@@ -29,6 +30,7 @@ const state: SnapshotInput = {
   charts: { c1: cpu, c7: disks },
   positionMs: 1700000123456.5,
   intervalMs: 2000,
+  intervalFixed: true,
   windowMs: 120000,
   zone: 'utc',
   bounds: undefined,
@@ -67,7 +69,7 @@ describe('url state', () => {
     ]);
     expect(c?.hidden).toEqual([seriesKey(c?.plots[0]?.id ?? '', 'sda'), seriesKey(c?.plots[0]?.id ?? '', 'sdb')]);
     expect(layout.charts[t1?.chartIds[0] ?? '']?.hidden).toHaveLength(1);
-    expect(snap.time).toEqual({ positionMs: 1700000123456.5, intervalMs: 2000, windowMs: 120000, zone: 'utc', liveIntervalMs: 1000, liveHistoryMs: 60000 });
+    expect(snap.time).toEqual({ positionMs: 1700000123456.5, intervalMs: 2000, intervalFixed: true, windowMs: 120000, zone: 'utc', liveIntervalMs: 1000, liveHistoryMs: 60000 });
   });
 
   it('repairs what it can and says what it dropped', () => {
@@ -98,5 +100,39 @@ describe('url state', () => {
     const layout = snapshotLayout(takeSnapshot(state), [undefined, 's4']);
     expect(layout.dropped).toBe(3);
     expect(Object.values(layout.charts).flatMap((c) => c.plots.map((p) => p.sourceId))).toEqual(['s4']);
+  });
+});
+
+describe('links over dropped files', () => {
+  it('name the archive and host, and bind a drop of the same archive from the same host', () => {
+    const summary = { handle: 1, kind: 'archive' as const, name: '20180416.10.00', hostname: 'brolley-t530', timezone: 'EDT+4', zoneinfo: '', startMs: 0, endMs: 1, intervalMs: 1, metricCount: 1, archives: ['20180416.10.00'], warnings: [] };
+    const files = ['20180416.10.00.meta.xz', '20180416.10.00.index', '20180416.10.00.0.xz'];
+    const st: SnapshotInput = { ...state, sources: [{ ...src('s2', { kind: 'files', names: files }), summary }, state.sources[2]] };
+    const snap = takeSnapshot(st);
+    expect(snap.sources[0]).toEqual({ files, name: '20180416.10.00', hostname: 'brolley-t530' });
+    const back = decodeFragment(`#${encodeSnapshot(snap)}`);
+    expect(back?.ok && back.snapshot.sources[0]).toEqual(snap.sources[0]);
+    const want = { files, name: '20180416.10.00', hostname: 'brolley-t530' };
+    expect(filesMatch(want, { name: '20180416.10.00', hostname: 'brolley-t530', files: ['a/20180416.10.00.meta.xz'] })).toBe(true);
+    expect(filesMatch(want, { name: '20180416.10.00', hostname: 'other', files: [] })).toBe(false);
+    expect(filesMatch(want, { name: '20180102', hostname: 'brolley-t530', files: [] })).toBe(false);
+    // Older links name only the files.
+    expect(filesMatch({ files }, { name: 'x', hostname: 'y', files: ['dir/20180416.10.00.3.xz'] })).toBe(true);
+    expect(archiveBaseOf('d/20180416.10.00.meta.xz')).toBe('20180416.10.00');
+    expect(archiveBaseOf('20180102.index')).toBe('20180102');
+  });
+});
+
+describe('page parameters', () => {
+  it("read pmchart's command line from the query", () => {
+    const p = readPageParams('?archive=a&archive=b&host=h&view=CPU&S=%40%2010%3A30&T=%2B1h&O=-30min&t=10sec&z');
+    expect(p).toEqual({ archives: ['a', 'b'], hosts: ['h'], view: 'CPU', start: '@ 10:30', finish: '+1h', origin: '-30min', interval: '10sec', zone: 'archive', empty: false });
+    expect(hasTimeParams(p)).toBe(true);
+    expect(readPageParams('?Z=UTC&z').zone).toBe('UTC');
+    expect(readPageParams('?empty')).toMatchObject({ empty: true, archives: [], view: undefined });
+    expect(hasTimeParams(readPageParams('?archive=a'))).toBe(false);
+    expect(isViewUrl('CPU')).toBe(false);
+    expect(isViewUrl('views/Disk.view')).toBe(true);
+    expect(isViewUrl('https://h/v')).toBe(true);
   });
 });

@@ -12,8 +12,11 @@ import type { InstanceSelector } from '../../workers/engine-types';
 export const SNAPSHOT_VERSION = 1;
 export const URL_KEY = 'dash';
 
-/** A source a link can reopen; files cannot be (they live on the sender's disk). */
-export type SnapshotSource = { readonly url: string } | { readonly host: string } | { readonly files: readonly string[] };
+/**
+ * A source a link can reopen. Files cannot be (they live on the sender's disk): the link
+ * names them, with the archive's name and host, so the recipient's drop binds to them.
+ */
+export type SnapshotSource = { readonly url: string } | { readonly host: string } | { readonly files: readonly string[]; readonly name?: string; readonly hostname?: string };
 
 export interface SnapshotPlot {
   /** Index into `sources`. */
@@ -42,6 +45,8 @@ export interface SnapshotChart {
 export interface SnapshotTime {
   readonly positionMs?: number;
   readonly intervalMs?: number;
+  /** The user fixed the interval (else it follows the window); absent in older links: fixed. */
+  readonly intervalFixed?: boolean;
   readonly windowMs?: number;
   readonly zone: ZoneChoice;
   readonly bounds?: { readonly startMs: number; readonly endMs: number };
@@ -66,6 +71,7 @@ export interface SnapshotInput {
   readonly charts: Readonly<Record<string, ChartSpec>>;
   readonly positionMs: number;
   readonly intervalMs: number;
+  readonly intervalFixed: boolean;
   readonly windowMs: number;
   readonly zone: ZoneChoice;
   readonly bounds: { readonly startMs: number; readonly endMs: number } | undefined;
@@ -77,7 +83,7 @@ function sourceOf(s: SourceEntry): SnapshotSource {
   switch (s.origin.kind) {
     case 'url': return { url: s.origin.url };
     case 'live': return { host: s.origin.host };
-    case 'files': return { files: s.origin.names };
+    case 'files': return { files: s.origin.names, ...(s.summary && { name: s.summary.name, hostname: s.summary.hostname }) };
   }
 }
 
@@ -120,6 +126,7 @@ export function takeSnapshot(st: SnapshotInput): DashSnapshot {
     time: {
       ...(finite(st.positionMs) !== undefined && { positionMs: st.positionMs }),
       intervalMs: st.intervalMs,
+      intervalFixed: st.intervalFixed,
       windowMs: st.windowMs,
       zone: st.zone,
       ...(st.bounds && { bounds: st.bounds }),
@@ -149,6 +156,22 @@ export function encodeSnapshot(s: DashSnapshot): string {
 }
 
 export type RestoreResult = { readonly ok: true; readonly snapshot: DashSnapshot; readonly warnings: readonly string[] } | { readonly ok: false; readonly error: string };
+
+/** The archive name of a dropped file ("20180416.10.00.meta.xz" → "20180416.10.00"). */
+export function archiveBaseOf(path: string): string {
+  const file = path.split('/').pop() ?? path;
+  return file.replace(/\.(xz|gz|bz2|zst|lzma)$/, '').replace(/\.(meta|index|\d+)$/, '');
+}
+
+/**
+ * Whether a source opened from dropped files is the one a link's files entry names: the
+ * same archive name and host (links made before names were recorded: the same base names).
+ */
+export function filesMatch(want: { readonly files: readonly string[]; readonly name?: string; readonly hostname?: string }, got: { readonly name: string; readonly hostname: string; readonly files: readonly string[] }): boolean {
+  if (want.name !== undefined) return want.name === got.name && (want.hostname === undefined || want.hostname === got.hostname);
+  const bases = new Set(want.files.map(archiveBaseOf));
+  return got.files.some((f) => bases.has(archiveBaseOf(f)));
+}
 
 /** Reads a snapshot from a fragment (`#dash=…`); undefined when the fragment has none. */
 export function decodeFragment(hash: string): RestoreResult | undefined {
@@ -219,7 +242,11 @@ export function restoreSnapshot(input: unknown): RestoreResult {
   const sources: SnapshotSource[] = (Array.isArray(raw.sources) ? raw.sources : []).map((s: unknown, i): SnapshotSource => {
     if (isObj(s) && typeof s.url === 'string') return { url: s.url };
     if (isObj(s) && typeof s.host === 'string') return { host: s.host };
-    if (isObj(s) && Array.isArray(s.files)) return { files: s.files.filter((f): f is string => typeof f === 'string') };
+    if (isObj(s) && Array.isArray(s.files)) {
+      const name = str(s.name);
+      const hostname = str(s.hostname);
+      return { files: s.files.filter((f): f is string => typeof f === 'string'), ...(name !== undefined && { name }), ...(hostname !== undefined && { hostname }) };
+    }
     warnings.push(`source ${i + 1} is not an archive URL, a host or a list of files`);
     return { files: [] };
   });
@@ -259,7 +286,7 @@ export function restoreSnapshot(input: unknown): RestoreResult {
   });
   if (tabs.length === 0) tabs.push({ label: 'Overview', charts: [] });
   const t = isObj(raw.time) ? raw.time : {};
-  const zone: ZoneChoice = t.zone === 'local' || t.zone === 'utc' || t.zone === 'archive' ? t.zone : 'archive';
+  const zone: ZoneChoice = t.zone === 'local' || t.zone === 'utc' || t.zone === 'archive' ? t.zone : typeof t.zone === 'string' && /^tz:./.test(t.zone) ? (t.zone as `tz:${string}`) : 'archive';
   const positive = (v: unknown): number | undefined => {
     const n = num(v);
     return n !== undefined && n > 0 ? n : undefined;
@@ -269,6 +296,7 @@ export function restoreSnapshot(input: unknown): RestoreResult {
     zone,
     ...(num(t.positionMs) !== undefined && { positionMs: num(t.positionMs) }),
     ...(positive(t.intervalMs) !== undefined && { intervalMs: positive(t.intervalMs) }),
+    ...(typeof t.intervalFixed === 'boolean' && { intervalFixed: t.intervalFixed }),
     ...(positive(t.windowMs) !== undefined && { windowMs: positive(t.windowMs) }),
     ...(b?.startMs !== undefined && b.endMs !== undefined && b.endMs > b.startMs && { bounds: { startMs: b.startMs, endMs: b.endMs } }),
     ...(positive(t.liveIntervalMs) !== undefined && { liveIntervalMs: positive(t.liveIntervalMs) }),
@@ -283,8 +311,8 @@ export function restoreSnapshot(input: unknown): RestoreResult {
 }
 
 /** The store layout of a snapshot, with source index → store id given by `sourceIds`. */
-export function snapshotLayout(s: DashSnapshot, sourceIds: readonly (string | undefined)[]): { tabs: TabSpec[]; charts: Record<string, ChartSpec>; idSerial: number; activeTabId: string; dropped: number } {
-  let serial = 0;
+export function snapshotLayout(s: DashSnapshot, sourceIds: readonly (string | undefined)[], firstSerial = 0): { tabs: TabSpec[]; charts: Record<string, ChartSpec>; idSerial: number; activeTabId: string; dropped: number } {
+  let serial = firstSerial;
   const next = (p: string): string => `${p}${++serial}`;
   const charts: Record<string, ChartSpec> = {};
   let dropped = 0;

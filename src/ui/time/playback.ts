@@ -74,10 +74,16 @@ export function handleTimeKey(e: KeyboardEvent): boolean {
       s.pressedReverse();
       return true;
     case 'Home':
-      s.movedPosition(Number.MIN_SAFE_INTEGER);
+      s.wentToStart();
       return true;
     case 'End':
-      s.movedPosition(Number.MAX_SAFE_INTEGER);
+      s.wentToEnd();
+      return true;
+    case 'Backspace':
+      s.zoomedBack();
+      return true;
+    case '0':
+      s.resetZoom();
       return true;
     case ']':
       s.changedSpeed(s.speed * 2);

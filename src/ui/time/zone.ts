@@ -3,6 +3,7 @@
 // label, e.g. "EDT+4" or "EST5EDT,M3.2.0,M11.1.0"). Olson names go through Intl; POSIX
 // strings are parsed here, DST rules of the Mm.w.d form included. Charts shift timestamps
 // by the zone's offset and format them as UTC, so every axis shows the chosen wall clock.
+import type { ZoneChoice } from '../state/model';
 
 export interface DisplayZone {
   /** What the time bar calls it: "UTC", "EDT", "Australia/Melbourne", "local". */
@@ -93,11 +94,28 @@ export function posixZone(tz: string): DisplayZone | undefined {
 }
 
 /** The zone for a choice, given the archive's label zone facts. */
-export function displayZone(choice: 'archive' | 'local' | 'utc', archive?: { zoneinfo: string; timezone: string }): DisplayZone {
+export function displayZone(choice: ZoneChoice, archive?: { zoneinfo: string; timezone: string }): DisplayZone {
   if (choice === 'utc') return UTC_ZONE;
+  if (choice.startsWith('tz:')) {
+    const tz = choice.slice(3).replace(/^:/, '');
+    return (tz.toUpperCase() === 'UTC' ? UTC_ZONE : undefined) ?? olsonZone(tz) ?? posixZone(tz) ?? UTC_ZONE;
+  }
   if (choice === 'local' || !archive) return LOCAL_ZONE;
   const olson = archive.zoneinfo ? olsonZone(archive.zoneinfo.replace(/^:/, '')) : undefined;
   return olson ?? posixZone(archive.timezone) ?? UTC_ZONE;
+}
+
+/** The TZ value (as libpcp takes it) of a choice, for parsing typed times in the engine. */
+export function zoneTz(choice: ZoneChoice, archive?: { zoneinfo: string; timezone: string }): string {
+  if (choice === 'utc') return 'UTC';
+  if (choice.startsWith('tz:')) {
+    // As libpcp takes TZ: a POSIX rule as is, a zoneinfo name with a leading colon.
+    const tz = choice.slice(3);
+    if (tz.startsWith(':') || posixZone(tz) || tz.toUpperCase() === 'UTC') return tz;
+    return olsonZone(tz) ? `:${tz}` : tz;
+  }
+  if (choice === 'local' || !archive) return LOCAL_ZONE.label === 'local' ? 'UTC' : `:${LOCAL_ZONE.label}`;
+  return archive.zoneinfo ? `:${archive.zoneinfo.replace(/^:/, '')}` : archive.timezone || 'UTC';
 }
 
 /** Wall-clock fields of an instant in a zone, via the shifted-UTC trick. */
