@@ -20,7 +20,8 @@ import { PM_INDOM_NULL } from '../pcp-core/types';
 import { optFlag, optList, optString, parseArgs, UsageError, type OptionSpec } from './args';
 import type { Command, CommandIo } from './command';
 import { applyDerivedConfig as applyDerivedConfigs } from './derived-cli';
-import { TableBuilder, jsonHeader, jsonSampleFormatter } from './values-format';
+import { TableBuilder, jsonHeader, jsonSampleFormatter, type TableInfo } from './values-format';
+import { TableStream } from './values-stream';
 import { isRateConverted, sampleBatches, type SampledMetric, type SamplingPlan } from './values-sampler';
 import { archiveZone, localZone, parseIntervalNs, parseValuesWindow, zoneFormatter } from './values-time';
 import { Zone } from '../pcp-core/time';
@@ -196,7 +197,11 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     const jsonSample = jsonSampleFormatter(metrics);
     let timeText: ((t: Timestamp) => string) | undefined;
     // The table is built as samples come (its cells as text), not from retained samples.
-    const table = json ? undefined : new TableBuilder(metrics, (t) => (timeText ??= zoneFormatter(zone()))(t));
+    const formatTime = (t: Timestamp): string => (timeText ??= zoneFormatter(zone()))(t);
+    const tableInfo = (): TableInfo => ({ source: src.name, host: src.ctx.source.hostname, timeLabel: zone().tz, intervalSec: Number(plan.deltaNs) / 1e9, raw });
+    const table = json || !plan.archive ? undefined : new TableBuilder(metrics, formatTime);
+    // Live: each row is printed as it is taken (pmval does), so a lost pmcd loses nothing shown.
+    const stream = json || plan.archive ? undefined : new TableStream(metrics, tableInfo(), formatTime);
     // JSON lines are written in batches: one write per line costs more than the replay.
     let batch = '';
     const flush = async (): Promise<void> => {
@@ -211,13 +216,16 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
           batch += jsonSample(s) + '\n';
           // Live sources print each sample as it comes; archives in 64 KB batches.
           if (!plan.archive || batch.length >= 65536) await flush();
+        } else if (stream) {
+          io.stdout(stream.add(s));
+          if (io.drain) await io.drain();
         } else {
           table?.add(s);
         }
       }
     }
     await flush();
-    if (table) io.stdout(table.finish({ source: src.name, host: src.ctx.source.hostname, timeLabel: zone().tz, intervalSec: Number(plan.deltaNs) / 1e9, raw }));
+    if (table) io.stdout(table.finish(tableInfo()));
     return 0;
   } finally {
     await src.ctx.close();
