@@ -12,7 +12,7 @@
 import { DirFileSet } from '../node/dir-file-set';
 import { openArchiveContext, type ArchiveContext } from '../pcp-core/context/archive-context';
 import type { Context } from '../pcp-core/context/context';
-import { PM_ERR_INDOM_LOG, PM_ERR_INST_LOG, isPmError, pmErrStr } from '../pcp-core/errors';
+import { PM_ERR_INDOM_LOG, PM_ERR_INST_LOG, PmError, isPmError, pmErrStr } from '../pcp-core/errors';
 import type { IgnoreMarks } from '../pcp-core/replay/interp-bounds';
 import { timestampToReal } from '../pcp-core/time/timestamp';
 import type { InDom, PmId, Timestamp } from '../pcp-core/types';
@@ -210,19 +210,28 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
       batch = '';
       if (io.drain) await io.drain();
     };
-    for await (const samples of sampleBatches(ctx, metrics, pmids, plan)) {
-      for (const s of samples) {
-        if (json) {
-          batch += jsonSample(s) + '\n';
-          // Live sources print each sample as it comes; archives in 64 KB batches.
-          if (!plan.archive || batch.length >= 65536) await flush();
-        } else if (stream) {
-          io.stdout(stream.add(s));
-          if (io.drain) await io.drain();
-        } else {
-          table?.add(s);
+    try {
+      for await (const samples of sampleBatches(ctx, metrics, pmids, plan)) {
+        for (const s of samples) {
+          if (json) {
+            batch += jsonSample(s) + '\n';
+            // Live sources print each sample as it comes; archives in 64 KB batches.
+            if (!plan.archive || batch.length >= 65536) await flush();
+          } else if (stream) {
+            io.stdout(stream.add(s));
+            if (io.drain) await io.drain();
+          } else {
+            table?.add(s);
+          }
         }
       }
+    } catch (e) {
+      // What was taken before the failure goes out first, as pmval prints it; then the error,
+      // naming the source (the replay reports libpcp's code alone).
+      await flush();
+      if (table) io.stdout(table.finish(tableInfo()));
+      if (isPmError(e) && e.context === '') throw new PmError(e.code, e.message, src.name);
+      throw e;
     }
     await flush();
     if (table) io.stdout(table.finish(tableInfo()));
