@@ -11,10 +11,12 @@ export interface FuzzBudget {
   report(done: number, detail?: string): void;
 }
 
-/** A test timeout that covers a fuzz test's budget. */
-export function fuzzTimeoutMs(): number {
+/** A test timeout that covers a fuzz test's budget (or PMDASH_FUZZ_ITERATIONS inputs of up
+ *  to `msPerInput` each, on a busy machine). */
+export function fuzzTimeoutMs(msPerInput = 1): number {
   const seconds = Number(process.env.PMDASH_FUZZ_SECONDS ?? 0);
-  return seconds > 0 ? seconds * 1000 + 120_000 : 120_000;
+  const iterations = Number(process.env.PMDASH_FUZZ_ITERATIONS ?? 0);
+  return seconds > 0 ? seconds * 1000 + 120_000 : Math.max(120_000, iterations * msPerInput);
 }
 
 export function fuzzBudget(name: string, iterations: number): FuzzBudget {

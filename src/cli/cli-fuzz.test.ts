@@ -122,7 +122,7 @@ function complaint(argv: readonly string[], base: string, status: number | null,
 }
 
 describe('CLI error-path fuzzing', () => {
-  it('every command on damaged archives: status 0, or 1 and one line naming the archive', { timeout: fuzzTimeoutMs() }, async () => {
+  it('every command on damaged archives: status 0, or 1 and one line naming the archive', { timeout: fuzzTimeoutMs(500) }, async () => {
     const budget = fuzzBudget('cli', 100);
     const r = rng(0xc11);
     let done = 0;
@@ -160,6 +160,18 @@ describe('CLI error-path fuzzing', () => {
     expect(status).toBe(1);
     expect(err).toBe(`pmdash values: ${base}: Corrupted record in a PCP archive log\n`);
     expect(out.split('\n').filter((l) => l.startsWith('{"kind":"sample"')).length).toBeGreaterThan(0);
+  });
+
+  // Found by this fuzzer too: the archive end (pmGetArchiveEnd, before any sample) failing.
+  it('values names the archive when its end cannot be located', async () => {
+    const files: Files = new Map([...bases[1].files].map(([k, v]) => [k, v.slice()]));
+    files.delete('index');
+    files.set('0', (files.get('0') as Uint8Array).slice(0, 16021));
+    const base = write('cut-end', files, false);
+    let err = '';
+    const status = await main(['values', '-a', base, 'hotproc.psinfo.utime'], { stdout: () => undefined, stderr: (t) => void (err += t) });
+    expect(status).toBe(1);
+    expect(err).toBe(`pmdash values: ${base}: Corrupted record in a PCP archive log\n`);
   });
 
   it('in a child process: the real exit status and stderr', { timeout: 300_000 }, async () => {

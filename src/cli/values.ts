@@ -226,16 +226,18 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
         }
       }
     } catch (e) {
-      // What was taken before the failure goes out first, as pmval prints it; then the error,
-      // naming the source (the replay reports libpcp's code alone).
+      // What was taken before the failure goes out first, as pmval prints it; then the error.
       await flush();
       if (table) io.stdout(table.finish(tableInfo()));
-      if (isPmError(e) && e.context === '') throw new PmError(e.code, e.message, src.name);
       throw e;
     }
     await flush();
     if (table) io.stdout(table.finish(tableInfo()));
     return 0;
+  } catch (e) {
+    // The replay reports libpcp's code alone (pmFetch, pmGetArchiveEnd): name the source.
+    if (isPmError(e) && e.context === '') throw new PmError(e.code, e.message, src.name);
+    throw e;
   } finally {
     await src.ctx.close();
   }

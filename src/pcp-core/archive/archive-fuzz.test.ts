@@ -183,7 +183,7 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 describe('archive fuzzing', () => {
-  it('survives mutated archives with only PmErrors', { timeout: fuzzTimeoutMs() }, async () => {
+  it('survives mutated archives with only PmErrors', { timeout: fuzzTimeoutMs(200) }, async () => {
     const budget = fuzzBudget('archives', 300);
     const bases: Array<{ name: string; files: Files }> = [
       { name: 'hotproc-v2', files: await recorded('hotproc-v2') },

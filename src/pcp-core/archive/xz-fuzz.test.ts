@@ -144,7 +144,7 @@ const plain = bases.map((b) => xz(['-dc'], b.xz));
 const containers = [...bases.map((b) => b.xz), ...plain.map((p) => xz(['-c', '--block-size=2048'], p)), ...plain.map((p) => xz(['-c', '-C', 'sha256'], p))];
 
 describe('xz fuzzing', () => {
-  it('damaged .xz containers give bytes or a PmError', { timeout: fuzzTimeoutMs() }, async () => {
+  it('damaged .xz containers give bytes or a PmError', { timeout: fuzzTimeoutMs(100) }, async () => {
     const budget = fuzzBudget('xz containers', 800);
     const r = rng(0x00c0ffee);
     const seen = { read: 0, refused: 0 };
@@ -163,7 +163,7 @@ describe('xz fuzzing', () => {
     expect(seen.refused).toBeGreaterThan(done / 10);
   });
 
-  it('damaged volumes recompressed open and read as archives, or fail with a PmError', { timeout: fuzzTimeoutMs() }, async () => {
+  it('damaged volumes recompressed open and read as archives, or fail with a PmError', { timeout: fuzzTimeoutMs(100) }, async () => {
     const budget = fuzzBudget('xz recompressed content', 80);
     const r = rng(0x5eedc0de);
     // A pool of damaged volumes, recompressed once each (xz costs a process per volume).
