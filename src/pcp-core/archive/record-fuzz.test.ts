@@ -123,7 +123,7 @@ describe('record fuzzing', () => {
         const decoded = decodeRecord(rec, new DataView(rec.buffer), 0, 0, ctx);
         expect(decoded.sets.length).toBe(new DataView(rec.buffer).getInt32(logFormat(c.version).dataHeaderSize - 4));
       } catch (e) {
-        if (!(e instanceof DecodeError) || e.code !== PM_ERR_LOGREC) throw new Error(`input ${done}: ${String(e)}`, { cause: e });
+        if (!(e instanceof DecodeError) || e.code !== PM_ERR_LOGREC) throw new Error(`input ${done} (type ${type}): ${e instanceof Error ? e.stack : String(e)}`, { cause: e });
         archiveOk = false;
       }
       const replayed = decodeLogRecord(rec, c.version, { sec: 0, nsec: 0 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkRecord, decodeRecord, type RecordContext } from './volume-record';
+import { decodeLogRecord } from '../replay/log-record';
 import { LOG_FORMAT_V2, LOG_FORMAT_V3 } from './log-format';
 import { DecodeError, PM_ERR_LOGREC } from '../errors';
 import { PM_TYPE_32, PM_TYPE_STRING, PM_TYPE_U64, pmid, type PmId } from '../types';
@@ -113,5 +114,16 @@ describe('data records', () => {
     // STRING "700": header 06 00 00 08 reads back as length 6, padded to the same 8 bytes.
     const rec = run(twoOf(PM_TYPE_STRING, payload.string('500'), payload.string('700')));
     expect(rec.sets[0]?.numval).toBe(2);
+  });
+
+  // Found by the record fuzzer (input 5407774): a V2 record libpcp accepts only as its
+  // in-place byte swaps read it, whose blocks as written run past the trailer. Decoding its
+  // values (here as HIGHRES_EVENT) read outside the record: a RangeError out of `dump`.
+  it('decodes a record accepted through libpcp swaps without reading past it', () => {
+    const hex = '000000806553f10a00000000000000050f0000010000000100000001ffffffff000000190f0000060000000100000001ffffffff0000001c0f0000050000000100000001ffffffff0000001b0f000007ffffcfc20f000004000000000300000d04000008ffffffff07000009010203ff007e7e7e040000083dcccccd00000080';
+    const bytes = Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
+    const hr: RecordContext = { ...ctx(false), typeOf: () => 10 };
+    expect(() => decodeRecord(bytes, new DataView(bytes.buffer), 0, 0, hr)).not.toThrow(RangeError);
+    expect(decodeLogRecord(bytes, 2, { sec: 0, nsec: 0 })).toBeDefined();
   });
 });

@@ -129,7 +129,9 @@ export function decodeValues(bytes: Uint8Array, view: DataView, start: number, f
         const b = start + 4 * view.getInt32(q + 4) - 8;
         const word = view.getUint32(b);
         vtypes[j] = word >>> 24;
-        const len = (word & 0xffffff) - 4;
+        // Bounded by the trailer: a block libpcp accepts only as its in-place swaps read it
+        // (value-sets.ts) may say, as written, more than the record holds.
+        const len = Math.max(0, Math.min((word & 0xffffff) - 4, start + view.getUint32(start) - 4 - (b + 4)));
         // A payload that cannot hold the descriptor's type is kept as raw bytes.
         values[j] = decodeAtom(type, view, bytes, b + 4, len) ?? bytes.slice(b + 4, b + 4 + len);
       }

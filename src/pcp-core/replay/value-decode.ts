@@ -43,7 +43,9 @@ export function decodeValue(view: DataView, off: number, valfmt: number, type: n
         return undefined;
     }
   }
-  const vlen = view.getUint32(off) & 0xffffff;
+  // Bounded by the trailer (the view is the record): a block libpcp accepts only as its
+  // in-place swaps read it (archive/value-sets.ts) may say, as written, more than that.
+  const vlen = Math.max(4, Math.min(view.getUint32(off) & 0xffffff, view.byteLength - 4 - off));
   const payload = off + 4;
   // A payload too short for the descriptor's type is kept as raw bytes, as the archive reader
   // keeps it (archive/volume-record.ts): never a read past the block.
