@@ -5,9 +5,10 @@ import { PM_TYPE_EVENT, PM_TYPE_U32, PM_TYPE_U64 } from '../types';
 import { decodeValue } from './value-decode';
 import { PM_VAL_DPTR } from './log-record';
 
-/** A value block (header word, then `payload`) at offset 0 of a buffer just as long. */
+/** A value block (header word, then `payload`) at offset 0 of a record view, which ends
+ *  with the record's 4-byte trailer. */
 function block(type: number, payload: number[]): DataView {
-  const bytes = new Uint8Array(4 + payload.length);
+  const bytes = new Uint8Array(4 + payload.length + 4);
   const view = new DataView(bytes.buffer);
   view.setUint32(0, ((type << 24) | (4 + payload.length)) >>> 0);
   bytes.set(payload, 4);
