@@ -89,11 +89,26 @@ export function pmvalReal(v: number, sem: number, style: CellStyle = {}): string
   return `${formatFixedC(v, 0)}.`;
 }
 
-function cell(v: SampleValue | undefined, floating: boolean, sem: number, style: CellStyle): string {
+/** One table cell as pmval prints the value. */
+export function cell(v: SampleValue | undefined, floating: boolean, sem: number, style: CellStyle): string {
   if (v === undefined || v === null) return '?';
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'bigint') return v.toString();
   return floating ? pmvalReal(v, sem, style) : String(v);
+}
+
+/** The lines above the table: source, host, interval, zone, one per metric, a blank. */
+export function tablePreamble(metrics: readonly SampledMetric[], info: TableInfo): string[] {
+  const lines: string[] = [];
+  lines.push(`source:    ${info.source}`);
+  lines.push(`host:      ${info.host}`);
+  if (info.intervalSec !== undefined) lines.push(`interval:  ${info.intervalSec.toFixed(2)} sec`);
+  lines.push(`time zone: ${info.timeLabel}`);
+  for (const m of metrics) {
+    lines.push(`metric:    ${m.name}  [${formatSem(m.desc.sem)}, ${formatType(m.desc.type)}]  units: ${pmvalUnitsText(m.desc, info.raw || !m.rate)}`);
+  }
+  lines.push('');
+  return lines;
 }
 
 export interface TableInfo {
@@ -166,15 +181,7 @@ export class TableBuilder {
   /** The whole table (columns are known once every sample is in). */
   finish(info: TableInfo): string {
     const metrics = this.metrics;
-    const lines: string[] = [];
-    lines.push(`source:    ${info.source}`);
-    lines.push(`host:      ${info.host}`);
-    if (info.intervalSec !== undefined) lines.push(`interval:  ${info.intervalSec.toFixed(2)} sec`);
-    lines.push(`time zone: ${info.timeLabel}`);
-    for (const m of metrics) {
-      lines.push(`metric:    ${m.name}  [${formatSem(m.desc.sem)}, ${formatType(m.desc.type)}]  units: ${pmvalUnitsText(m.desc, info.raw || !m.rate)}`);
-    }
-    lines.push('');
+    const lines = tablePreamble(metrics, info);
     // Global column numbers: each metric's columns in turn; a metric never seen keeps one
     // empty column (instance NaN: no name, every cell "?").
     const base: number[] = [];

@@ -13,7 +13,7 @@
 import { DirFileSet } from '../node/dir-file-set';
 import { openArchiveContext, type ArchiveContext } from '../pcp-core/context/archive-context';
 import type { Context } from '../pcp-core/context/context';
-import { PM_ERR_INDOM_LOG, PM_ERR_INST_LOG, isPmError, pmErrStr } from '../pcp-core/errors';
+import { PM_ERR_INDOM_LOG, PM_ERR_INST_LOG, PmError, isPmError, pmErrStr } from '../pcp-core/errors';
 import type { IgnoreMarks } from '../pcp-core/replay/interp-bounds';
 import { timestampToReal } from '../pcp-core/time/timestamp';
 import type { InDom, PmId, Timestamp } from '../pcp-core/types';
@@ -23,7 +23,8 @@ import { RecordContext } from './values-records';
 import { CsvWriter } from './values-csv';
 import type { Command, CommandIo } from './command';
 import { applyDerivedConfig as applyDerivedConfigs } from './derived-cli';
-import { TableBuilder, jsonHeader, jsonSampleFormatter } from './values-format';
+import { TableBuilder, jsonHeader, jsonSampleFormatter, type TableInfo } from './values-format';
+import { TableStream } from './values-stream';
 import { isRateConverted, sampleBatches, type SampledMetric, type SamplingPlan } from './values-sampler';
 import { archiveZone, localZone, parseIntervalNs, parseValuesWindow, zoneFormatter } from './values-time';
 import { Zone } from '../pcp-core/time';
@@ -248,7 +249,11 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     const jsonSample = jsonSampleFormatter(metrics);
     let timeText: ((t: Timestamp) => string) | undefined;
     // The table is built as samples come (its cells as text), not from retained samples.
-    const table = json || csvWriter ? undefined : new TableBuilder(metrics, (t) => (timeText ??= zoneFormatter(zone(), fullTimes))(t), { fixed, width });
+    const formatTime = (t: Timestamp): string => (timeText ??= zoneFormatter(zone(), fullTimes))(t);
+    const tableInfo = (): TableInfo => ({ source: src.name, host: src.ctx.source.hostname, timeLabel: zone().tz, intervalSec: nointerp.length > 0 ? undefined : Number(plan.deltaNs) / 1e9, raw });
+    const table = json || csvWriter || !plan.archive ? undefined : new TableBuilder(metrics, formatTime, { fixed, width });
+    // Live: each row is printed as it is taken (pmval does), so a lost pmcd loses nothing shown.
+    const stream = json || csvWriter || plan.archive ? undefined : new TableStream(metrics, tableInfo(), formatTime, { fixed, width });
     // JSON lines are written in batches: one write per line costs more than the replay.
     let batch = '';
     const flush = async (): Promise<void> => {
@@ -257,20 +262,34 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
       batch = '';
       if (io.drain) await io.drain();
     };
-    for await (const samples of sampleBatches(ctx, metrics, pmids, plan)) {
-      for (const s of samples) {
-        if (json || csvWriter) {
-          batch += csvWriter ? csvWriter.line(s) : jsonSample(s) + '\n';
-          // Live sources print each sample as it comes; archives in 64 KB batches.
-          if (!plan.archive || batch.length >= 65536) await flush();
-        } else {
-          table?.add(s);
+    try {
+      for await (const samples of sampleBatches(ctx, metrics, pmids, plan)) {
+        for (const s of samples) {
+          if (json || csvWriter) {
+            batch += csvWriter ? csvWriter.line(s) : jsonSample(s) + '\n';
+            // Live sources print each sample as it comes; archives in 64 KB batches.
+            if (!plan.archive || batch.length >= 65536) await flush();
+          } else if (stream) {
+            io.stdout(stream.add(s));
+            if (io.drain) await io.drain();
+          } else {
+            table?.add(s);
+          }
         }
       }
+    } catch (e) {
+      // What was taken before the failure goes out first, as pmval prints it; then the error.
+      await flush();
+      if (table) io.stdout(table.finish(tableInfo()));
+      throw e;
     }
     await flush();
-    if (table) io.stdout(table.finish({ source: src.name, host: src.ctx.source.hostname, timeLabel: zone().tz, intervalSec: nointerp.length > 0 ? undefined : Number(plan.deltaNs) / 1e9, raw }));
+    if (table) io.stdout(table.finish(tableInfo()));
     return 0;
+  } catch (e) {
+    // The replay reports libpcp's code alone (pmFetch, pmGetArchiveEnd): name the source.
+    if (isPmError(e) && e.context === '') throw new PmError(e.code, e.message, src.name);
+    throw e;
   } finally {
     await src.ctx.close();
   }

@@ -158,11 +158,14 @@ export class Archive {
   }
 
   private async openVolume(vol: number, path: string): Promise<VolumeReader | null> {
+    let source: ByteSource | undefined;
     try {
-      const source = await this.open(path);
+      source = await this.open(path);
       const label = await readLabel(source, { vol, checkFeatures: this.checkFeatures, labelOnlySize: this.format.labelSize });
       return new VolumeReader(source, vol, label, this.format);
     } catch (e) {
+      // A label cut short must not leave its file open for the garbage collector.
+      await source?.close();
       if (e instanceof PmError) return null;
       throw e;
     }

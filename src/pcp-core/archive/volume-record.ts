@@ -2,16 +2,15 @@
 // structural checks libpcp 6.0.3 applies when it reads a record (__pmDecodeResult_ctx and
 // __pmDecodeValueSet in p_result.c): header, numpmid, each value set and value block inside
 // the record, value blocks starting right after the last value set and their padded sizes
-// filling the rest exactly, valfmt 0/1/2. Any failure is PM_ERR_LOGREC. Values are decoded
+// filling the rest exactly, valfmt 0/1/2 (value-sets.ts owns that rule). Any failure is
+// PM_ERR_LOGREC. Values are decoded
 // by the descriptor's type (§5.4). Hot path: one DataView over the volume buffer, typed
 // arrays for instances, no per-field allocation beyond the decoded values.
 import { DecodeError, PM_ERR_LOGREC } from '../errors';
 import {
   PM_TYPE_FLOAT,
   PM_TYPE_U32,
-  PM_VAL_DPTR,
   PM_VAL_INSITU,
-  PM_VAL_SPTR,
   type AtomValue,
   type PmId,
   type Result,
@@ -20,6 +19,7 @@ import {
 } from '../types';
 import { decodeStamp, type LogFormat } from './log-format';
 import { decodeAtom } from './value-decode';
+import { checkValueSets } from './value-sets';
 
 /** A value set as read from an archive: also says each value block's stored vtype. */
 export interface ArchiveValueSet extends ValueSet {
@@ -75,7 +75,6 @@ export function checkRecord(view: DataView, start: number, fileOffset: number, c
   // libpcp's PDU image is 4 bytes longer than the record (12-byte header replaces the
   // 8 bytes of length words); its bounds checks are against that length.
   const pduLen = R + 4;
-  const end = start + R - 4; // the trailer: value data must end exactly here
   if (start + R > view.byteLength) bad(ctx, fileOffset, `record of ${R} bytes runs past the ${view.byteLength - start} bytes given`);
   if (R - 4 < H) bad(ctx, fileOffset, `record of ${R} bytes is shorter than a ${H + 4}-byte header`);
   // §5.1: timestamp @4, i32 numpmid @4+stampSize.
@@ -83,42 +82,8 @@ export function checkRecord(view: DataView, start: number, fileOffset: number, c
   const numpmid = view.getInt32(start + 4 + ctx.format.stampSize);
   if (numpmid < 0 || numpmid > pduLen) bad(ctx, fileOffset, `numpmid ${numpmid} out of range`);
 
-  // Walk the value sets, find every value block, check bounds.
-  let p = start + H;
-  let minBlock = end;
-  let blockBytes = 0;
-  for (let i = 0; i < numpmid; i++) {
-    if (end - p < 8) bad(ctx, fileOffset, `value set ${i} runs past the record end`);
-    const numval = view.getInt32(p + 4);
-    if (numval > pduLen) bad(ctx, fileOffset, `value set ${i}: numval ${numval} too large`);
-    if (numval <= 0) {
-      p += 8;
-      continue;
-    }
-    if (end - p < 12) bad(ctx, fileOffset, `value set ${i} runs past the record end`);
-    const valfmt = view.getInt32(p + 8);
-    if (valfmt !== PM_VAL_INSITU && valfmt !== PM_VAL_DPTR && valfmt !== PM_VAL_SPTR) bad(ctx, fileOffset, `value set ${i}: bad valfmt ${valfmt}`);
-    const values = p + 12;
-    if (values + 8 * numval > end) bad(ctx, fileOffset, `value set ${i}: ${numval} values run past the record end`);
-    if (valfmt !== PM_VAL_INSITU) {
-      for (let j = 0; j < numval; j++) {
-        const k = view.getInt32(values + 8 * j + 4);
-        if (k < 0 || k > pduLen) bad(ctx, fileOffset, `value set ${i} value ${j}: bad block index ${k}`);
-        // §5.3: the block is at record offset 4k − 8.
-        const b = start + 4 * k - 8;
-        if (b < start || end - b < 4) bad(ctx, fileOffset, `value set ${i} value ${j}: block outside the record`);
-        const vlen = view.getUint32(b) & 0xffffff;
-        if (vlen < 4 || vlen > end - b) bad(ctx, fileOffset, `value set ${i} value ${j}: bad block length ${vlen}`);
-        if (b < minBlock) minBlock = b;
-        blockBytes += (vlen + 3) & ~3;
-      }
-    }
-    p = values + 8 * numval;
-  }
-  // Blocks start right after the last value set and fill the rest of the record exactly.
-  if (minBlock !== p || p + blockBytes !== end) {
-    bad(ctx, fileOffset, `value blocks do not fill the record (value sets end at ${p - start}, blocks at ${minBlock - start}, ${blockBytes} block bytes, trailer at ${end - start})`);
-  }
+  const wrong = checkValueSets(view, start - 8, pduLen, start + H, numpmid);
+  if (wrong !== undefined) bad(ctx, fileOffset, wrong);
   return { timestamp, numpmid };
 }
 
@@ -163,7 +128,9 @@ export function decodeValues(bytes: Uint8Array, view: DataView, start: number, f
         const b = start + 4 * view.getInt32(q + 4) - 8;
         const word = view.getUint32(b);
         vtypes[j] = word >>> 24;
-        const len = (word & 0xffffff) - 4;
+        // Bounded by the trailer: a block libpcp accepts only as its in-place swaps read it
+        // (value-sets.ts) may say, as written, more than the record holds.
+        const len = Math.max(0, Math.min((word & 0xffffff) - 4, start + view.getUint32(start) - 4 - (b + 4)));
         // A payload that cannot hold the descriptor's type is kept as raw bytes.
         values[j] = decodeAtom(type, view, bytes, b + 4, len) ?? bytes.slice(b + 4, b + 4 + len);
       }

@@ -286,7 +286,13 @@ async function decodeHere(name: string, block: XzBlock, framed: Uint8Array, want
     throw blockError(name, block, 'more data than its index says');
   };
   let got: number;
-  const wasm = await loadXzWasm();
+  let wasm: XzWasm | undefined;
+  try {
+    wasm = await loadXzWasm();
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return decodeWithoutWasm(name, block, framed, want, e);
+  }
   if (wasm) {
     try {
       got = decodeWithWasm(wasm, framed, out, full, tooMuch);
@@ -300,6 +306,17 @@ async function decodeHere(name: string, block: XzBlock, framed: Uint8Array, want
   }
   if (got !== want) throw blockError(name, block, `decoded ${got} bytes, the index says ${block.uncompressedSize}`);
   return out;
+}
+
+/**
+ * V8 reserves gigabytes of address space for any WebAssembly memory, so under an address-space
+ * limit (`ulimit -v`) the decoder cannot start although the data is fine. Then the off-thread
+ * decoder (the CLI's system xz) decodes the whole block; without one, ENOMEM says why.
+ */
+async function decodeWithoutWasm(name: string, block: XzBlock, framed: Uint8Array, want: number, cause: RangeError): Promise<Uint8Array<ArrayBuffer>> {
+  const whole = await decodeOffThread(name, block, framed);
+  if (whole) return want === whole.length ? whole : whole.slice(0, want);
+  throw blockError(name, block, `the WebAssembly xz decoder cannot get memory (${cause.message}); an address-space limit (ulimit -v) is the usual cause: raise it, or install xz so the system's xz decodes`, -12);
 }
 
 /** The library's own stream (when its internals are not reachable): into `out`, bytes written. */

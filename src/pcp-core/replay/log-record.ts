@@ -5,6 +5,7 @@
 // as libpcp pins PDU buffers, and decodes only the values it returns.
 import type { Timestamp } from '../types';
 import { timestampSub } from './log-time';
+import { checkValueSets } from '../archive/value-sets';
 
 /** pmID, numval, valfmt and the offset of the first (inst, value) pair, per value set. */
 export interface LogRecord {
@@ -55,42 +56,9 @@ export function decodeLogRecord(buf: Uint8Array, version: number, base: Timestam
   // libpcp compares with the PDU length (record length + 4 in its buffer layout).
   const pduLength = head + 4;
   if (numpmid < 0 || numpmid > pduLength) return undefined;
-  const end = head - 4; // the trailer: value sets and blocks must end exactly here
   const vsetOffsets = new Int32Array(numpmid);
-  let pos = preamble;
-  let firstBlock = end;
-  let blockBytes = 0;
-  for (let i = 0; i < numpmid; i++) {
-    if (end - pos < 8) return undefined;
-    vsetOffsets[i] = pos;
-    const numval = view.getInt32(pos + 4);
-    if (numval > pduLength) return undefined;
-    if (numval <= 0) {
-      pos += 8;
-      continue;
-    }
-    if (end - pos < 12) return undefined;
-    const valfmt = view.getInt32(pos + 8);
-    if (valfmt !== PM_VAL_INSITU && valfmt !== PM_VAL_DPTR && valfmt !== PM_VAL_SPTR) return undefined;
-    const values = pos + 12;
-    if (valfmt !== PM_VAL_INSITU) {
-      for (let j = 0; j < numval; j++) {
-        const pair = values + 8 * j;
-        if (end - pair < 8) return undefined;
-        const k = view.getInt32(pair + 4);
-        if (k < 0 || k > pduLength) return undefined;
-        const block = blockOffset(k);
-        if (block < firstBlock) firstBlock = block;
-        if (block < 0 || end - block < 4) return undefined;
-        const vlen = view.getUint32(block) & 0xffffff;
-        if (vlen < 4 || vlen > pduLength || vlen > end - block) return undefined;
-        blockBytes += (vlen + 3) & ~3;
-      }
-    }
-    pos = values + 8 * numval;
-  }
-  // Value blocks start right after the value sets and fill the rest exactly (§5.4).
-  if (pos !== firstBlock || pos + blockBytes !== end) return undefined;
+  // The image libpcp checks starts 8 bytes before the length word (archive/value-sets.ts).
+  if (checkValueSets(view, -8, pduLength, preamble, numpmid, vsetOffsets) !== undefined) return undefined;
   return { buf, view, timestamp, t: timestampSub(timestamp, base), numpmid, vsetOffsets, virtual: false };
 }
 

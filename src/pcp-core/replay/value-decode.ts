@@ -43,8 +43,13 @@ export function decodeValue(view: DataView, off: number, valfmt: number, type: n
         return undefined;
     }
   }
-  const vlen = view.getUint32(off) & 0xffffff;
+  // Bounded by the trailer (the view is the record): a block libpcp accepts only as its
+  // in-place swaps read it (archive/value-sets.ts) may say, as written, more than that.
+  const vlen = Math.max(4, Math.min(view.getUint32(off) & 0xffffff, view.byteLength - 4 - off));
   const payload = off + 4;
+  // A payload too short for the descriptor's type is kept as raw bytes, as the archive reader
+  // keeps it (archive/volume-record.ts): never a read past the block.
+  if (vlen - 4 < paramSize(type)) return bytesOf(view, payload, vlen - 4).slice();
   switch (type) {
     case PM_TYPE_32:
       return view.getInt32(payload);
@@ -76,7 +81,11 @@ function bytesOf(view: DataView, off: number, len: number): Uint8Array {
   return new Uint8Array(view.buffer, view.byteOffset + off, Math.max(0, len));
 }
 
-/** An event array payload (§5.5); truncated content yields the records decoded so far. */
+/**
+ * An event array payload (§5.5); truncated content yields the records decoded so far, and a
+ * parameter whose length overruns the payload ends the decoding there (nothing is read
+ * outside [off, off + len), which the record check has placed inside the record).
+ */
 export function decodeEventArray(view: DataView, off: number, len: number, highres: boolean): EventArray {
   const end = off + len;
   const records: EventRecord[] = [];
@@ -100,6 +109,10 @@ export function decodeEventArray(view: DataView, off: number, len: number, highr
         const pmid = view.getUint32(p) as PmId;
         const ptype = view.getUint8(p + 4);
         const plen = view.getUint32(p + 4) & 0xffffff;
+        if (plen < 4 || plen - 4 > end - (p + 8) || plen - 4 < paramSize(ptype)) {
+          records.push({ time, flags, nparams, params });
+          return { kind: 'events', highres, records };
+        }
         const value = decodeParam(view, p + 8, plen - 4, ptype);
         if (value !== undefined) params.push({ pmid, type: ptype, value });
         p += 4 + ((plen + 3) & ~3);
@@ -108,6 +121,11 @@ export function decodeEventArray(view: DataView, off: number, len: number, highr
     records.push({ time, flags, nparams, params });
   }
   return { kind: 'events', highres, records };
+}
+
+/** Bytes a parameter of `type` needs (0: any length). */
+function paramSize(type: number): number {
+  return type === PM_TYPE_32 || type === PM_TYPE_U32 || type === PM_TYPE_FLOAT ? 4 : type === PM_TYPE_64 || type === PM_TYPE_U64 || type === PM_TYPE_DOUBLE ? 8 : 0;
 }
 
 function decodeParam(view: DataView, off: number, len: number, type: number): AtomValue | undefined {
