@@ -151,7 +151,8 @@ describe('CLI error-path fuzzing', () => {
 
   // Found by this fuzzer: a record the replay refuses ended `values` with libpcp's text alone
   // ("Corrupted record in a PCP archive log"), naming neither the archive nor anything else.
-  it('values names the archive when a record is corrupt, after printing the samples taken', async () => {
+  // The replay names the volume and the record's byte offset too (src/pcp-core/replay).
+  it('values names the archive, volume and offset when a record is corrupt, after printing the samples taken', async () => {
     const files: Files = new Map([...bases[1].files].map(([k, v]) => [k, v.slice()]));
     const vol = files.get('0') as Uint8Array;
     files.set('0', vol.slice(0, vol.length - 100));
@@ -160,7 +161,10 @@ describe('CLI error-path fuzzing', () => {
     let err = '';
     const status = await main(['values', '-a', base, '--json', 'hotproc.psinfo.utime'], { stdout: (t) => void (out += t), stderr: (t) => void (err += t) });
     expect(status).toBe(1);
-    expect(err).toBe(`pmdash values: ${base}: Corrupted record in a PCP archive log\n`);
+    const offset = Number(/\.0 at offset (\d+):/.exec(err)?.[1]);
+    expect(offset).toBeGreaterThan(0);
+    expect(offset).toBeLessThan(vol.length);
+    expect(err).toBe(`pmdash values: ${base}.0 at offset ${offset}: Corrupted record in a PCP archive log\n`);
     expect(out.split('\n').filter((l) => l.startsWith('{"kind":"sample"')).length).toBeGreaterThan(0);
   });
 
