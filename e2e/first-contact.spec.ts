@@ -9,21 +9,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { BAD, chart, dropFiles, legendNumber, openApp, pmvalAt, position, QA, setIntervalSec, setPosition, source } from './dash';
+import { BAD, chart, dropFiles, labelStartMs, legendNumber, openApp, pmvalAt, position, QA, setIntervalSec, setPosition, source } from './dash';
 import { openDemo, tabLabels } from './menus';
 
 const XZ = `${QA}/20180416.10.00`;
 const XZ_FILES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${XZ}.${s}`);
 const files = (base: string): string[] => ['meta', 'index', '0'].map((s) => `${base}.${s}`);
-
-/** The label start of an archive in epoch ms, from pmdumplog -L. */
-function labelStartMs(archive: string): number {
-  const out = execFileSync('pmdumplog', ['-L', '-Z', 'UTC', archive], { encoding: 'utf8' });
-  const m = /commencing \w{3} (\w{3})\s+(\d+) (\d\d):(\d\d):(\d\d)\.(\d+) (\d{4})/.exec(out);
-  if (!m) throw new Error(`unexpected pmdumplog -L output:\n${out}`);
-  const month = 'JanFebMarAprMayJunJulAugSepOctNovDec'.indexOf(m[1] ?? '') / 3;
-  return Date.UTC(Number(m[7]), month, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) + Number(`0.${m[6]}`) * 1000;
-}
 
 /** Seconds from the label start to the time bar's position, as pmval's -S +offset. */
 async function offsetSec(page: Page, startMs: number): Promise<number> {
