@@ -111,3 +111,20 @@ export function demoLabel(): { host: string; start: string; end: string } {
   const whole = (t: string): string => t.replace(/\.\d+/, '');
   return { host, start: whole(start), end: whole(end) };
 }
+
+/** An archive's label start and end in epoch ms, from pmdumplog -L. */
+export function labelSpanMs(archive: string): { startMs: number; endMs: number } {
+  const out = execFileSync('pmdumplog', ['-L', '-Z', 'UTC', archive], { encoding: 'utf8' });
+  const at = (word: string): number => {
+    const m = new RegExp(`${word}\\s+\\w{3} (\\w{3})\\s+(\\d+) (\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d+) (\\d{4})`).exec(out);
+    if (!m) throw new Error(`unexpected pmdumplog -L output:\n${out}`);
+    const month = 'JanFebMarAprMayJunJulAugSepOctNovDec'.indexOf(m[1] ?? '') / 3;
+    return Date.UTC(Number(m[7]), month, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) + Number(`0.${m[6]}`) * 1000;
+  };
+  return { startMs: at('commencing'), endMs: at('ending') };
+}
+
+/** The label start of an archive in epoch ms, from pmdumplog -L. */
+export function labelStartMs(archive: string): number {
+  return labelSpanMs(archive).startMs;
+}

@@ -9,21 +9,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { BAD, chart, dropFiles, legendNumber, openApp, pmvalAt, position, QA, setIntervalSec, setPosition, source } from './dash';
+import { BAD, chart, dropFiles, labelStartMs, legendNumber, openApp, pmvalAt, position, QA, setIntervalSec, setPosition, source } from './dash';
 import { openDemo, tabLabels } from './menus';
 
 const XZ = `${QA}/20180416.10.00`;
 const XZ_FILES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${XZ}.${s}`);
 const files = (base: string): string[] => ['meta', 'index', '0'].map((s) => `${base}.${s}`);
-
-/** The label start of an archive in epoch ms, from pmdumplog -L. */
-function labelStartMs(archive: string): number {
-  const out = execFileSync('pmdumplog', ['-L', '-Z', 'UTC', archive], { encoding: 'utf8' });
-  const m = /commencing \w{3} (\w{3})\s+(\d+) (\d\d):(\d\d):(\d\d)\.(\d+) (\d{4})/.exec(out);
-  if (!m) throw new Error(`unexpected pmdumplog -L output:\n${out}`);
-  const month = 'JanFebMarAprMayJunJulAugSepOctNovDec'.indexOf(m[1] ?? '') / 3;
-  return Date.UTC(Number(m[7]), month, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) + Number(`0.${m[6]}`) * 1000;
-}
 
 /** Seconds from the label start to the time bar's position, as pmval's -S +offset. */
 async function offsetSec(page: Page, startMs: number): Promise<number> {
@@ -193,7 +184,7 @@ test.describe('one place for notices', () => {
     await expect(bad).not.toContainText('Corrupted');
     await expect(page.getByTestId('chart-problems')).toHaveCount(0);
     // The good archive keeps working. It opened on its first hour, the window's left edge at
-    // its start (the window cannot leave the data), so the step is forward.
+    // its start, where a step back has nowhere to go: step forward.
     const p0 = await position(page);
     await page.getByTestId('vcr-step-forward').click();
     await expect.poll(() => position(page)).toBeGreaterThan(p0);

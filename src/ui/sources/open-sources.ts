@@ -33,7 +33,8 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string, op
       dash().connectionChanged(id, { state: 'connected' });
       await getEngine().watchConnection(summary.handle, remoteCallback((c: ConnectionStatus) => dash().connectionChanged(id, c)));
     }
-    await becameCurrent(id, summary, opts);
+    if (claimedElsewhere(id)) dash().choseSource(id);
+    else await becameCurrent(id, summary, opts);
     return summary;
   } catch (e) {
     dash().failedOpening(id, asEngineError(e, label));
@@ -41,6 +42,25 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string, op
   } finally {
     progress.stop();
   }
+}
+
+/** Answers, once a source has opened, whether something else lays the dashboard out for it. */
+export type OpenClaim = (id: string) => boolean;
+
+const claims = new Set<OpenClaim>();
+
+/**
+ * A share link waiting for dropped files claims the drop that binds it (url-sync.ts): the
+ * link restores tabs, charts and time, so that open gets no Overview and no move to its
+ * archive's first hour, which would undo the link's position. Returns the release.
+ */
+export function claimOpens(claim: OpenClaim): () => void {
+  claims.add(claim);
+  return () => claims.delete(claim);
+}
+
+function claimedElsewhere(id: string): boolean {
+  return [...claims].some((c) => c(id));
 }
 
 /** How a source came to be opened. */

@@ -14,7 +14,7 @@
 import { asEngineError, describeError, getEngine } from '../engine-client';
 import { notify } from '../menu/notices';
 import { bridgeUrlFor } from '../sources/bridge-url';
-import { openLive, openUrl } from '../sources/open-sources';
+import { claimOpens, openLive, openUrl } from '../sources/open-sources';
 import { dash, watchDash, type DashState } from '../store';
 import { zoneTz } from '../time/zone';
 import { loadStandardView, openViewText } from '../views/view-actions';
@@ -119,6 +119,8 @@ interface Pending {
   readonly snap: DashSnapshot;
   /** Store source id per snapshot source; undefined until opened or dropped. */
   readonly ids: (string | undefined)[];
+  /** Store ids of the dropped archives bound so far: their opens are the link's to lay out. */
+  readonly bound: Set<string>;
   stop: () => void;
 }
 
@@ -146,6 +148,7 @@ function bindDrops(p: Pending, s: DashState): void {
     const at = p.snap.sources.findIndex((w, i) => p.ids[i] === undefined && 'files' in w && filesMatch(w, { name: summary.name, hostname: summary.hostname, files: names }));
     if (at < 0) continue;
     p.ids[at] = src.id;
+    p.bound.add(src.id);
     bound = true;
   }
   if (!bound) return;
@@ -182,9 +185,15 @@ export function restoreFromAddress(hash: string): Promise<void> | undefined {
   const waiting = snap.sources.filter((s): s is FilesSource => 'files' in s);
   if (waiting.length > 0) {
     warnings.push(`It was made with archives opened from files on the sender's disk. Drop ${waiting.map(describeFiles).join(' and ')} here to see its charts.`);
-    const p: Pending = { snap, ids, stop: () => undefined };
+    const p: Pending = { snap, ids, bound: new Set(), stop: () => undefined };
     p.stop = watchDash((s, prev) => {
       if (s.sources !== prev.sources) bindDrops(p, s);
+    });
+    // The store tells the watch of a finished open before open-sources asks (same tick).
+    const release = claimOpens((id) => {
+      if (!p.bound.delete(id)) return false;
+      if (pending !== p && p.bound.size === 0) release();
+      return true;
     });
     pending?.stop();
     pending = p;
