@@ -7,7 +7,6 @@
 // whole page at 1024×700 and 1920×1080 in both themes.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { chart, dropFiles, labelSpanMs, legendNumber, openApp, QA, setPosition, source } from './dash';
-import { loadStandardView } from './menus';
 
 const ARCH = '20180416.10.00';
 const ARCH_FILES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${QA}/${ARCH}.${s}`);
@@ -27,8 +26,8 @@ async function settled(page: Page): Promise<void> {
 }
 
 /**
- * The default page, the QA archive dropped on it and made current, pmchart's Overview view
- * on it, and the position typed as 15:00 UTC, inside the archive's first window.
+ * The default page, the QA archive dropped on it (it replaces the untouched demo with its own
+ * Overview and becomes current), and the position typed as 15:00 UTC.
  */
 async function droppedOverview(page: Page): Promise<void> {
   await openApp(page);
@@ -36,9 +35,8 @@ async function droppedOverview(page: Page): Promise<void> {
   await expect(page.locator('[data-testid="source"][data-status="ready"]')).toHaveCount(1, { timeout: 60_000 });
   await dropFiles(page, ARCH_FILES);
   await expect(source(page, ARCH)).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
-  await source(page, ARCH).click();
   await expect(source(page, ARCH)).toHaveClass(/current/);
-  await loadStandardView(page, 'Overview');
+  await expect(page.getByTestId('tab')).toHaveCount(1);
   await expect(chart(page, CPU)).toBeVisible();
   await page.getByTestId('zone').selectOption('utc');
   await setPosition(page, '2018-04-16 15:00:00');
