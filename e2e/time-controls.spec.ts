@@ -121,10 +121,10 @@ test.describe('time controls on an archive', () => {
     await keys(page, '-');
     expect(await windowMs(page)).toBe(15 * I);
     await expect(page.getByTestId('window').locator('option').first()).toHaveText('15 sec');
-    // Never longer than the data.
+    // Never longer than the data: from the start to the last sample half an interval inside
+    // the 600 s archive's end (libpcp has no value at the very end), as "reset zoom" shows it.
     for (let i = 0; i < 10; i++) await keys(page, '-');
-    expect(await windowMs(page)).toBeGreaterThanOrEqual(600 * I);
-    expect(await windowMs(page)).toBeLessThanOrEqual(601 * I);
+    expect(await windowMs(page)).toBe(599 * I);
     await expect(page.getByTestId('interval')).toHaveValue('1');
     // The window never shrinks below two intervals.
     for (let i = 0; i < 10; i++) await keys(page, '+');

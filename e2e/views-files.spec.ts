@@ -22,6 +22,9 @@ test.describe('view files', () => {
     await expect(load).toBeVisible();
     // 300 s after the archive's start (12:04:50.351762 UTC), on a 10 s grid.
     await setIntervalSec(page, 10);
+    // The window shows the whole archive, so its right edge cannot move back to 300 s: 5 min can.
+    await page.getByTestId('window').selectOption('30');
+    await expect(page.getByTestId('time-bar')).toHaveAttribute('data-window', '300000');
     await setPosition(page, '2026-11-21 12:09:50.351');
     for (const [label, inst] of [['1 min', '1 minute'], ['5 min', '5 minute'], ['15 min', '15 minute']] as const) {
       await expect.poll(() => legendNumber(load, label), { timeout: 30_000 }).toBeCloseTo(pmvalAt(DEMO, 'kernel.all.load', 300, 10, inst), 4);
@@ -69,6 +72,8 @@ test.describe('view files', () => {
     await setPosition(page, '2026-11-21 12:10:00');
     await settled(page);
     const values = await legendValues(page);
+    // The right edge is on data, so every legend has a value to compare.
+    expect(Object.values(values).filter((v) => v === '')).toEqual([]);
 
     // A fresh page on the same archive: clear its Overview, load the saved view.
     const fresh = await browser.newPage();

@@ -206,10 +206,17 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
     const s = get();
     return clampEdge(ms, s.windowMs, effectiveBounds(s), s.anchorMs, s.intervalMs);
   };
-  /** The longest window the data allows, on the grid. */
-  const maxWindow = (intervalMs: number): number => {
+  /**
+   * The longest window the data allows on the grid: from the start bound to the last grid
+   * point half an interval inside the end (clampEdge's upper limit), so the right edge the
+   * legends read stays on data; a longer one would be pushed past the end, where libpcp
+   * returns no values.
+   */
+  const maxWindow = (intervalMs: number, anchorMs: number): number => {
     const b = effectiveBounds(get());
-    return b ? Math.max(MIN_POINTS * intervalMs, Math.ceil((b.endMs - b.startMs) / intervalMs - 1e-9) * intervalMs) : Infinity;
+    if (!b) return Infinity;
+    const hi = clampEdge(b.endMs, 0, { startMs: -Infinity, endMs: b.endMs }, anchorMs, intervalMs);
+    return Math.max(MIN_POINTS * intervalMs, hi - b.startMs);
   };
   /**
    * Shows a window of `windowMs` ending near `edgeMs`: the interval follows it unless fixed,
@@ -227,7 +234,7 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
     let whole = Math.ceil(want / intervalMs - 1e-9) * intervalMs;
     const end = focusBounds(s)?.endMs;
     if (leftMs !== undefined && end !== undefined && leftMs + whole > end - intervalMs / 2 && leftMs < end) whole = Math.floor((end - leftMs) / intervalMs - 0.5 + 1e-9) * intervalMs;
-    const w = Math.min(Math.max(MIN_POINTS * intervalMs, leftMs === undefined ? want : whole), maxWindow(intervalMs));
+    const w = Math.min(Math.max(MIN_POINTS * intervalMs, leftMs === undefined ? want : whole), maxWindow(intervalMs, anchorMs));
     set({ windowMs: w, anchorMs, intervalMs, ...(intervalMs !== s.intervalMs && { speed: defaultSpeed(intervalMs) }) });
     set({ positionMs: place(leftMs === undefined ? edgeMs : leftMs + w) });
   };
