@@ -76,6 +76,9 @@ async function openLive(page: Page): Promise<Locator> {
   await page.getByTestId('host-input').fill(HOST);
   await page.getByTestId('connect-host').click();
   await expect(source(page, HOST)).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+  // The live host replaces the untouched demo: its Overview is the tab on screen.
+  await expect(source(page, HOST)).toHaveClass(/current/, { timeout: 30_000 });
+  await expect(page.getByTestId('source')).toHaveCount(1, { timeout: 30_000 });
   // A live tab shows the live controls only: one Interval field.
   await expect(page.getByTestId('live-controls')).toBeVisible();
   await expect(page.getByTestId('interval')).toHaveCount(0);

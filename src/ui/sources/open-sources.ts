@@ -22,8 +22,9 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string, op
   // showed from the first instant. Now the bar appears after the delay, with the phase.
   const progress = delayedProgress((p) => dash().reportedProgress(id, p.phase, p.fraction), PROGRESS_DELAY_MS, { phase: 'opening…', fraction: NaN });
   const onProgress = progressCallback((p) => progress.report(toOpenProgress(p)));
+  let summary: SourceSummary;
   try {
-    const summary = await getEngine().open(spec, onProgress);
+    summary = await getEngine().open(spec, onProgress);
     progress.stop();
     dash().finishedOpening(id, summary);
     // Archive URLs and live hosts are remembered for the panel's Recent list once they open;
@@ -33,15 +34,20 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string, op
       dash().connectionChanged(id, { state: 'connected' });
       await getEngine().watchConnection(summary.handle, remoteCallback((c: ConnectionStatus) => dash().connectionChanged(id, c)));
     }
-    if (claimedElsewhere(id)) dash().choseSource(id);
-    else await becameCurrent(id, summary, opts);
-    return summary;
   } catch (e) {
     dash().failedOpening(id, asEngineError(e, label));
-    return undefined;
-  } finally {
     progress.stop();
+    return undefined;
   }
+  // The source is open: a failure while laying out its Overview (a live host that went away
+  // meanwhile) is told as such and leaves the source open, never as a failed open.
+  try {
+    if (claimedElsewhere(id)) dash().choseSource(id);
+    else await becameCurrent(id, summary, opts);
+  } catch (e) {
+    notify('warning', `${label} opened, but its Overview could not be laid out: ${describeError(asEngineError(e, label))}`);
+  }
+  return summary;
 }
 
 /** Answers, once a source has opened, whether something else lays the dashboard out for it. */
