@@ -10,8 +10,8 @@ describe('parseHostSpec', () => {
     expect(parseHostSpec('pcp://db1:7/', {})).toEqual({ kind: 'tcp', host: 'db1', ports: [7] });
     expect(parseHostSpec('[::1]:9@px', {})).toEqual({ kind: 'tcp', host: '::1', ports: [9], proxy: { host: 'px', port: 44322 } });
     expect(parseHostSpec('local:', ENV)).toEqual({ kind: 'local', path: '/s/pmcd.socket' });
-    expect(parseHostSpec('unix://tmp/x', ENV)).toEqual({ kind: 'unix', path: '/tmp/x' });
-    expect(parseHostSpec('unix:/tmp/x', ENV)).toEqual({ kind: 'unix', path: '/tmp/x' });
+    expect(parseHostSpec('unix://run/x', ENV)).toEqual({ kind: 'unix', path: '/run/x' });
+    expect(parseHostSpec('unix:/run/x', ENV)).toEqual({ kind: 'unix', path: '/run/x' });
   });
   it('takes PMCD_PORT and PMPROXY_HOST/PORT for a plain host', () => {
     expect(parseHostSpec('db1', { PMCD_PORT: '5,0x10', PMPROXY_HOST: 'px', PMPROXY_PORT: '99' })).toEqual({ kind: 'tcp', host: 'db1', ports: [5, 16], proxy: { host: 'px', port: 99 } });
