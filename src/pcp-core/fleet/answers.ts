@@ -2,6 +2,7 @@
 // anything uses it: a hostile or broken peer gets an error naming the URL and the first bad
 // element, never an object of the wrong shape deeper in the client.
 import { EPROTO } from '../errors';
+import type { Timestamp } from '../types';
 import { FleetError } from './transport';
 
 /** A series, source or instance identifier: a SHA-1 in 40 hex digits. */
@@ -12,7 +13,9 @@ export interface SeriesValue {
   readonly series: string;
   /** The instance's series id; absent for a metric without instances ('' from functions is absent too). */
   readonly instance?: string;
-  /** pmproxy's timestamp: milliseconds since the epoch, microseconds in the fraction. */
+  /** The sample's time, exact to the microsecond (see parseSeriesTimestamp). */
+  readonly time: Timestamp;
+  /** The same in milliseconds since the epoch, for charts (a double: sub-microsecond rounding). */
   readonly timestampMs: number;
   /** The value as pmproxy printed it (a number, or a string metric's text). */
   readonly value: string;
@@ -83,14 +86,31 @@ export function decodeNames(v: unknown, url: string): string[] {
   });
 }
 
+/**
+ * A /series timestamp as pmproxy 6.0.3 prints it: the key-value store's stream id `MS-USEC`
+ * with the '-' turned into '.', i.e. milliseconds, then the microseconds within that
+ * millisecond as an unpadded integer: `1357328661336.63` is 336.063 ms past the second, not
+ * 336.630 (libpcp_web query.c extract_time reads it back the same way). As a JSON number the
+ * two would be one double, so values answers are read with their timestamps as text
+ * (transport.ts `rawTimestamps`). More than 3 fraction digits are taken as a decimal fraction.
+ */
+export function parseSeriesTimestamp(text: string): Timestamp | undefined {
+  const m = /^(\d{1,16})(?:\.(\d{1,9}))?$/.exec(text);
+  if (!m?.[1]) return undefined;
+  const ms = Number(m[1]);
+  const frac = m[2] ?? '';
+  const nsInMs = frac.length <= 3 ? Number(frac || '0') * 1000 : Number(frac.padEnd(9, '0').slice(0, 6));
+  return { sec: Math.floor(ms / 1000), nsec: (ms % 1000) * 1_000_000 + nsInMs };
+}
+
 export function decodeValues(v: unknown, url: string): SeriesValue[] {
   return array(v, url, 'values').map((e, i) => {
     const o = object(e, url, 'value', i);
-    const ts = o.timestamp;
-    if (typeof ts !== 'number' || !Number.isFinite(ts)) fail(url, `element ${i} has no numeric "timestamp"`);
+    const time = typeof o.timestamp === 'string' ? parseSeriesTimestamp(o.timestamp) : undefined;
+    if (!time) fail(url, `element ${i} has no timestamp of the form MS[.USEC]`);
     const instance = o.instance;
     if (instance !== undefined && instance !== '' && (typeof instance !== 'string' || !SHA1.test(instance))) fail(url, `element ${i}: "instance" is not a series id`);
-    return { series: sha(o, 'series', url, i), ...(typeof instance === 'string' && instance !== '' ? { instance } : {}), timestampMs: ts, value: str(o, 'value', url, i) };
+    return { series: sha(o, 'series', url, i), ...(typeof instance === 'string' && instance !== '' ? { instance } : {}), time, timestampMs: time.sec * 1000 + time.nsec / 1e6, value: str(o, 'value', url, i) };
   });
 }
 

@@ -134,7 +134,7 @@ export class FleetClient {
 
   /** The values of a pmseries expression with a time spec, as pmproxy returns them. */
   async queryValues(expr: string, signal?: AbortSignal): Promise<SeriesValue[]> {
-    return decodeValues(await this.transport.getJson('/series/query', { expr }, signal), this.url('/series/query'));
+    return decodeValues(await this.transport.getJson('/series/query', { expr }, signal, true), this.url('/series/query'));
   }
 
   /** /series/values: stored samples of series ids over a window (subsampled with `intervalSec`). */
@@ -142,7 +142,7 @@ export class FleetClient {
     const out: SeriesValue[] = [];
     for (const part of chunks(ids, ID_CHUNK)) {
       const params = { series: part.join(','), start: formatSeconds(window.startSec), finish: formatSeconds(window.finishSec), interval: window.intervalSec !== undefined ? formatSeconds(window.intervalSec) : undefined };
-      out.push(...decodeValues(await this.transport.getJson('/series/values', params, signal), this.url('/series/values')));
+      out.push(...decodeValues(await this.transport.getJson('/series/values', params, signal, true), this.url('/series/values')));
     }
     return out;
   }

@@ -71,6 +71,26 @@ function snippet(text: string): string {
   return flat.length > 120 ? `${flat.slice(0, 120)}…` : flat;
 }
 
+/** pmproxy's words when it answers {"success":false,"message":…} (with HTTP 200 or 400), given the answer or its text. */
+function refusal(answer: unknown): string | undefined {
+  let value = answer;
+  if (typeof answer === 'string') {
+    try {
+      value = JSON.parse(answer);
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as { success?: unknown }).success !== false) return undefined;
+  const message = (value as { message?: unknown }).message;
+  return `pmproxy: ${typeof message === 'string' ? snippet(message) : 'request failed'}`;
+}
+
+/** `"timestamp":123.45` → `"timestamp":"123.45"`. A member name can only be unescaped quotes, never inside a string. */
+function quoteTimestamps(text: string): string {
+  return text.replace(/"timestamp"(\s*):(\s*)(-?[0-9][0-9.eE+-]*)/g, '"timestamp"$1:$2"$3"');
+}
+
 export class FleetTransport {
   readonly baseUrl: string;
   private readonly fetchImpl: FleetFetch;
@@ -86,8 +106,12 @@ export class FleetTransport {
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
 
-  /** GET (or, for long parameter lists, POST) `path` and parse the JSON answer. */
-  async getJson(path: string, params: Params, signal?: AbortSignal): Promise<unknown> {
+  /**
+   * GET (or, for long parameter lists, POST) `path` and parse the JSON answer. With
+   * `rawTimestamps`, every `"timestamp":NUMBER` member arrives as the number's text
+   * (answers.ts parseSeriesTimestamp says why).
+   */
+  async getJson(path: string, params: Params, signal?: AbortSignal, rawTimestamps = false): Promise<unknown> {
     const query = encodeParams(params);
     const post = query.length > MAX_GET_QUERY;
     const url = `${this.baseUrl}${path}${!post && query !== '' ? `?${query}` : ''}`;
@@ -118,9 +142,9 @@ export class FleetTransport {
       }).catch(fail);
       const text = await this.readBody(response, url).catch(fail);
       if (response.status < 200 || response.status > 299) {
-        throw new FleetError(EPROTO, `HTTP ${response.status} ${response.statusText}${text ? `: ${snippet(text)}` : ''}`, url, response.status);
+        throw new FleetError(EPROTO, `HTTP ${response.status} ${response.statusText}: ${refusal(text) ?? (snippet(text) || 'no text')}`, url, response.status);
       }
-      return this.parse(text, url, response.status);
+      return this.parse(rawTimestamps ? quoteTimestamps(text) : text, url, response.status);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -166,11 +190,8 @@ export class FleetTransport {
     } catch {
       throw new FleetError(EPROTO, text === '' ? 'empty answer (is pmproxy connected to its key-value store?)' : `answer is not JSON: ${snippet(text)}`, url, status);
     }
-    // pmproxy answers a failed query with HTTP 200 or 400 and {"success":false,"message":…}.
-    if (typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { success?: unknown }).success === false) {
-      const message = (value as { message?: unknown }).message;
-      throw new FleetError(EPROTO, `pmproxy: ${typeof message === 'string' ? snippet(message) : 'request failed'}`, url, status);
-    }
+    const refused = refusal(value);
+    if (refused !== undefined) throw new FleetError(EPROTO, refused, url, status);
     return value;
   }
 }
