@@ -64,8 +64,9 @@ function flat(host: ChartHost): Array<{ t: number; v: number; instance?: string 
     .flatMap((l) => Array.from(l.timesMs, (t, i) => ({ t, v: l.values[i], ...(l.instance ? { instance: l.instance } : {}) })))
     .sort((a, b) => a.t - b.t || (a.instance ?? '').localeCompare(b.instance ?? ''));
 }
-function flatCli(values: CliValue[]): Array<{ t: number; v: number; instance?: string }> {
-  return values.map((c) => ({ t: c.timestampMs, v: Number(c.value), ...(c.instance ? { instance: c.instance } : {}) })).sort((a, b) => a.t - b.t || (a.instance ?? '').localeCompare(b.instance ?? ''));
+/** …and pmseries's, where rate() of a metric without instances names the metric's series (`ids`) as the instance. */
+function flatCli(values: CliValue[], ids: readonly string[] = []): Array<{ t: number; v: number; instance?: string }> {
+  return values.map((c) => ({ t: c.timestampMs, v: Number(c.value), ...(c.instance && !ids.includes(c.instance) ? { instance: c.instance } : {}) })).sort((a, b) => a.t - b.t || (a.instance ?? '').localeCompare(b.instance ?? ''));
 }
 
 /** pmproxy prints floating values with 7 significant digits (%e); integers exactly. */
@@ -175,9 +176,12 @@ describe('the fleet client against pmproxy 6.0.3 and its store', () => {
       const chart = await client.chart({ metric: 'sampledso.kbyte_ctr', hosts: [a.host], ...w, widthPx: 600 });
       const h = chart.hosts[0];
       expect(h.expr).toMatch(/^rate\(/);
-      expect(flat(h), h.expr).toEqual(flatCli(await cli(h.expr)));
+      expect(flat(h), h.expr).toEqual(flatCli(await cli(h.expr), await client.seriesIds(`sampledso.kbyte_ctr{hostname:"${a.host}"}`)));
       const inside = s.samples.filter((x) => ms(x) >= w.startSec * 1000);
       const line = h.lines[0];
+      expect(h.lines.length).toBe(1);
+      expect(line.name).toBe('');
+      expect(line.instance).toBeUndefined();
       expect(line.values.length).toBe(inside.length - 1);
       line.values.forEach((v, i) => {
         // Seconds from sec and nsec apart: a difference of two epoch-millisecond doubles loses ~1e-7 s.
@@ -244,7 +248,7 @@ describe('the fleet client against pmproxy 6.0.3 and its store', () => {
     const h = rated.hosts[0];
     expect(h.decimated).toBe(true);
     expect(flat(h).length).toBeLessThanOrEqual(2);
-    const all = flatCli(await cli(h.expr));
+    const all = flatCli(await cli(h.expr), await client.seriesIds('sampledso.kbyte_ctr{hostname:"vm01"}'));
     for (const p of flat(h)) expect(all).toContainEqual(p);
   });
 

@@ -229,6 +229,7 @@ export class FleetClient {
         sourceNames.get(source)?.push(name);
       }
     }
+    for (const list of sourceNames.values()) list.sort();
     return hostnames.map((hostname, i) => {
       const ids = samples[i];
       const common = commonLabels(ids.map((id) => labels.get(id) ?? {}));
@@ -275,7 +276,8 @@ export class FleetClient {
       const desc = descs.get(ids[0]);
       const counter = (request.rate ?? true) && desc?.semantics === 'counter';
       const expr = chartExpr(request.metric, host, window, counter, aggregate);
-      const values = await this.queryValues(expr, signal);
+      // rate() of a metric without instances names the metric's own series as the instance.
+      const values = (await this.queryValues(expr, signal)).map((v) => (v.instance !== undefined && ids.includes(v.instance) ? { ...v, instance: undefined } : v));
       const names = new Map<string, string>();
       for (const list of instances.values()) for (const i of list) names.set(i.instance, i.name);
       const folded = aggregate !== 'none' && typeof aggregate !== 'object';
