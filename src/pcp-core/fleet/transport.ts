@@ -112,6 +112,12 @@ export class FleetTransport {
    * (answers.ts parseSeriesTimestamp says why).
    */
   async getJson(path: string, params: Params, signal?: AbortSignal, rawTimestamps = false): Promise<unknown> {
+    let value: unknown;
+    await this.exchange(path, params, signal, (text, url, status) => (value = this.parse(rawTimestamps ? quoteTimestamps(text) : text, url, status)));
+    return value;
+  }
+
+  private async exchange(path: string, params: Params, signal: AbortSignal | undefined, take: (text: string, url: string, status: number) => void): Promise<void> {
     const query = encodeParams(params);
     const post = query.length > MAX_GET_QUERY;
     const url = `${this.baseUrl}${path}${!post && query !== '' ? `?${query}` : ''}`;
@@ -144,12 +150,22 @@ export class FleetTransport {
       if (response.status < 200 || response.status > 299) {
         throw new FleetError(EPROTO, `HTTP ${response.status} ${response.statusText}: ${refusal(text) ?? (snippet(text) || 'no text')}`, url, response.status);
       }
-      return this.parse(rawTimestamps ? quoteTimestamps(text) : text, url, response.status);
+      // Refusals in a 200 answer are pmproxy's too.
+      const refused = refusal(text);
+      if (refused !== undefined) throw new FleetError(EPROTO, refused, url, response.status);
+      take(text, url, response.status);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       release();
     }
+  }
+
+  /** GET `path` and return the body's text after the same checks as getJson (for callers that parse it themselves). */
+  async getText(path: string, params: Params, signal?: AbortSignal): Promise<string> {
+    let text = '';
+    await this.exchange(path, params, signal, (t) => (text = t));
+    return text;
   }
 
   private async readBody(response: FleetResponse, url: string): Promise<string> {
