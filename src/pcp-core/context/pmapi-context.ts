@@ -241,7 +241,7 @@ export class PmapiContext implements Context {
     return t;
   }
 
-  lookupLabels(level: number): Promise<LabelSet[]> {
+  lookupLabels(level: number, _ident?: number): Promise<LabelSet[]> {
     if (level !== PM_LABEL_CONTEXT) return Promise.reject(new PmError(PM_ERR_NOLABELS, 'No label set at this level through /pmapi (labels come merged per metric)', this.target));
     const json = JSON.stringify(this.contextLabels);
     return Promise.resolve([{ inst: PM_IN_NULL, json, labels: Object.entries(this.contextLabels).map(([name, v]) => ({ name, value: JSON.stringify(v), flags: PM_LABEL_CONTEXT })) }]);
