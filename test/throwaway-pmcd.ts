@@ -60,7 +60,8 @@ export const SAMPLE_AGENT: AgentLine = { label: 'sample', domain: 29, spec: `pip
 export const SAMPLEDSO_AGENT: AgentLine = { label: 'sampledso', domain: 30, spec: `dso sample_init ${PMDAS}/sample/pmda_sample.so` };
 
 /** A free TCP port on the loopback interface (closed again before pmcd binds it). */
-function freePort(): Promise<number> {
+/** A port the OS just had free on the loopback interface. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

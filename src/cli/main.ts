@@ -16,6 +16,7 @@ const commandLoaders: ReadonlyArray<readonly [name: string, load: () => Promise<
   ['metrics', async () => (await import('./metrics')).metricsCommand],
   ['dump', async () => (await import('./dump')).dumpCommand],
   ['values', async () => (await import('./values')).valuesCommand],
+  ['fleet', async () => (await import('./fleet')).fleetCommand],
 ];
 
 function usage(commands: readonly Command[]): string {

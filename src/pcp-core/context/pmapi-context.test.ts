@@ -1,0 +1,63 @@
+// PmapiContext over a scripted pmproxy: exact 64-bit values and timestamps from the JSON
+// text, malformed answers refused with the URL, and only LIVE mode.
+import { describe, expect, it } from 'vitest';
+import { PM_ERR_MODE } from '../errors';
+import { FleetTransport, type FleetFetch } from '../fleet/transport';
+import type { PmId } from '../types';
+import { PM_MODE_INTERP } from './context';
+import { PmapiContext } from './pmapi-context';
+
+const BASE = 'http://px.test:44322';
+
+function scripted(routes: Record<string, string>): FleetFetch {
+  return (url) => {
+    const path = new URL(url).pathname;
+    const body = routes[path] ?? '{"success":false,"message":"no route"}';
+    return Promise.resolve({ status: 200, statusText: 'OK', body: null, text: () => Promise.resolve(body) });
+  };
+}
+
+const CONTEXT = '{"context":7,"source":"x","hostspec":"h","labels":{"hostname":"h"}}';
+const FETCH_HOST = '{"context":7,"timestamp":1.5,"values":[{"pmid":"2.1.1","name":"pmcd.hostname","instances":[{"instance":null,"value":"h"}]}]}';
+
+describe('PmapiContext (scripted pmproxy)', () => {
+  it('keeps 64-bit values and the timestamp’s nanoseconds exact', async () => {
+    const t = new FleetTransport({
+      baseUrl: BASE,
+      fetch: scripted({
+        '/pmapi/context': CONTEXT,
+        '/pmapi/7/fetch': FETCH_HOST,
+        '/pmapi/7/metric': '{"context":7,"metrics":[{"name":"a.big","pmid":"60.0.1","type":"u64","sem":"counter","units":"Kbyte"}]}',
+      }),
+    });
+    const ctx = await PmapiContext.open(t, { hostspec: 'h' });
+    const [id] = (await ctx.lookupNames(['a.big'])) as PmId[];
+    const [d] = await ctx.lookupDescs([id]);
+    expect(d).toMatchObject({ type: 3, sem: 1, units: { dimSpace: 1, scaleSpace: 1 } });
+    const t2 = new FleetTransport({
+      baseUrl: BASE,
+      fetch: scripted({
+        '/pmapi/context': CONTEXT,
+        '/pmapi/7/fetch': '{"context":7,"timestamp":1795644370.348404103,"values":[{"pmid":"60.0.1","name":"a.big","instances":[{"instance":null,"value":18446744073709551615}]}]}',
+        '/pmapi/7/metric': '{"context":7,"metrics":[{"name":"a.big","pmid":"60.0.1","type":"u64","sem":"counter","units":"Kbyte"}]}',
+      }),
+    });
+    const c2 = await PmapiContext.open(t2, { hostspec: 'h' });
+    const ids = (await c2.lookupNames(['a.big'])) as PmId[];
+    const r = await c2.fetch(ids);
+    expect(r.timestamp).toEqual({ sec: 1795644370, nsec: 348404103 });
+    expect(r.sets[0].values).toEqual([18446744073709551615n]);
+  });
+
+  it('refuses malformed answers naming the URL, and modes other than LIVE', async () => {
+    const bad = new FleetTransport({ baseUrl: BASE, fetch: scripted({ '/pmapi/context': '{"context":"seven"}' }) });
+    await expect(PmapiContext.open(bad, { hostspec: 'h' })).rejects.toMatchObject({ context: `${BASE}/pmapi/context`, message: 'unexpected answer: no context number' });
+    const t = new FleetTransport({
+      baseUrl: BASE,
+      fetch: scripted({ '/pmapi/context': CONTEXT, '/pmapi/7/fetch': FETCH_HOST, '/pmapi/7/metric': '{"context":7,"metrics":[{"name":"a.b","pmid":"60.0.1","type":"u32","sem":"sideways","units":"none"}]}' }),
+    });
+    const ctx = await PmapiContext.open(t, { hostspec: 'h' });
+    await expect(ctx.lookupNames(['a.b'])).rejects.toThrow('unexpected answer: descriptor of a.b');
+    expect(() => ctx.setMode(PM_MODE_INTERP)).toThrow(expect.objectContaining({ code: PM_ERR_MODE }) as Error);
+  });
+});
