@@ -12,6 +12,8 @@ export interface SourcesSlice {
   readonly sourceSerial: number;
   /** The source the metric browser shows and new charts draw from. */
   readonly currentSourceId: string | undefined;
+  /** Derived-metric configurations the user loaded, by file name (each adds to every source's PMNS). */
+  readonly derivedConfigs: readonly string[];
 
   /** The user asked to open something; returns the new source id. */
   beganOpening(origin: SourceOrigin, label: string): string;
@@ -25,6 +27,8 @@ export interface SourcesSlice {
   choseSource(id: string): void;
   /** A source is dropped from the list altogether (the demo, replaced by what the user opened). */
   forgotSource(id: string): void;
+  /** A derived-metric configuration was loaded into the engine: metric lists are stale. */
+  loadedDerivedConfig(file: string): void;
 }
 
 function patch(list: readonly SourceEntry[], id: string, change: Partial<SourceEntry>): SourceEntry[] {
@@ -35,6 +39,7 @@ export const createSourcesSlice: SliceCreator<SourcesSlice> = (set, get) => ({
   sources: [],
   sourceSerial: 0,
   currentSourceId: undefined,
+  derivedConfigs: [],
 
   beganOpening(origin, label) {
     const serial = get().sourceSerial + 1;
@@ -75,6 +80,9 @@ export const createSourcesSlice: SliceCreator<SourcesSlice> = (set, get) => ({
       currentSourceId: s.currentSourceId === id ? s.sources.find((x) => x.id !== id && x.status === 'ready')?.id : s.currentSourceId,
     }));
     get().archiveBoundsChanged();
+  },
+  loadedDerivedConfig(file) {
+    set((s) => ({ derivedConfigs: [...s.derivedConfigs, file] }));
   },
 });
 
