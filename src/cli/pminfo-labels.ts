@@ -25,7 +25,7 @@ import { PM_LABEL_CLUSTER, PM_LABEL_CONTEXT, PM_LABEL_DOMAIN, PM_LABEL_INDOM, PM
 import { DerivedContext } from '../pcp-core/derived/derived-context';
 import { DerivedRegistry, isDerivedPmid } from '../pcp-core/derived/registry';
 import { isPmError } from '../pcp-core/errors';
-import { PM_ID_NULL, PM_INDOM_NULL, pmidCluster, pmidDomain, type Desc, type InDom, type InstanceList, type PmId, type Timestamp } from '../pcp-core/types';
+import { indomDomain, PM_ID_NULL, PM_INDOM_NULL, pmidCluster, pmidDomain, type Desc, type InDom, type InstanceList, type PmId, type Timestamp } from '../pcp-core/types';
 
 export interface InstanceLabels {
   readonly inst: number;
@@ -111,6 +111,10 @@ class PminfoLabelState {
     const base = this.levels(d, t, d.indom !== PM_INDOM_NULL);
     const metric = mergeLabels(base);
     if (d.indom === PM_INDOM_NULL) return { metric, instances: [] };
+    // pminfo's instance lines take the domain labels of the indom's domain, not the pmid's:
+    // for a derived metric (domain 511) over an agent's indom that adds e.g. {"agent":"linux"}.
+    const dom = indomDomain(d.indom);
+    const instBase = [base[0], this.domain.get(dom, eq, () => this.first(PM_LABEL_DOMAIN, dom, t)), ...base.slice(2)];
     const list = this.names(d.indom, t);
     const sets = this.instLabels.get(d.indom, eq, () => this.set.metadata.labelSets(PM_LABEL_INSTANCES, d.indom, t));
     const nameOf = (inst: number): string => {
@@ -119,7 +123,7 @@ class PminfoLabelState {
     };
     const instances: InstanceLabels[] = [];
     const add = (inst: number, own: LabelSet | undefined): void => {
-      const labels = mergeLabels([...base, own]);
+      const labels = mergeLabels([...instBase, own]);
       if (labels !== null) instances.push({ inst, name: nameOf(inst), labels });
     };
     // With instance label sets, one line per set; else one per instance in force.

@@ -1,7 +1,7 @@
 // `pmdash values` and `pmdash metrics` without -c have PCP's default derived metrics, as
 // pmval and pminfo do: $PCP_DERIVED_CONFIG unset reads $PCP_VAR_DIR/config/derived, empty
 // reads nothing, a list of files and directories reads those. Values are compared with
-// libpcp (values-interp.py, pmval's sampling) and the text of pminfo -d -T with pminfo's.
+// libpcp (values-interp.py, pmval's sampling) and the text of pminfo -d -T and -l with pminfo's.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,5 +130,15 @@ describe('PCP default derived metrics in the CLI', () => {
     const theirs = await runTool('env', ['-i', ...Object.entries(env).map(([k, v]) => `${k}=${v ?? ''}`), 'pminfo', '-a', A, ...args]);
     expect(ours.out).toBe(theirs.stdout);
     expect(ours.out).toContain('disk.dev.await\n    Data Type: double');
+  });
+
+  it('pmdash metrics -l labels them as pminfo does (instance lines with the indom\'s agent labels)', async () => {
+    const ours = await pmdash(undefined, ['metrics', '-a', A, '-l']);
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.PCP_DERIVED_CONFIG;
+    const theirs = await runTool('env', ['-i', ...Object.entries(env).map(([k, v]) => `${k}=${v ?? ''}`), 'pminfo', '-a', A, '-l']);
+    expect(ours.err).toBe('');
+    expect(ours.out).toBe(theirs.stdout);
+    expect(ours.out).toMatch(/\ndisk\.dev\.await\n {4}labels \{"device_type"[^\n]*\n {4}inst \[0 or "sda"\] labels \{"agent":"linux",/);
   });
 });

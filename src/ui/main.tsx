@@ -2,9 +2,11 @@
 // command line as parameters (`?archive=URL` and `?host=HOST[:PORT]`, each repeatable,
 // `?view= ?S= ?T= ?O= ?t= ?Z= ?z`, state/page-params.ts) or, by default, the bundled demo
 // archive (`?empty` opens nothing); a dashboard link (`#dash=…`) reopens its own sources.
+// Derived-metric configurations remembered from earlier visits are loaded before anything opens.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { restoreDerivedConfigs } from './sources/derived-configs';
 import { readPageParams } from './state/page-params';
 import { openFromPage, restoreFromAddress, startUrlSync } from './state/url-sync';
 import './styles.css';
@@ -17,7 +19,8 @@ createRoot(root).render(
   </StrictMode>,
 );
 
-// A dashboard in the address (`#dash=…`, issue 8) takes precedence over the parameters.
-const restoring = restoreFromAddress(location.hash) ?? openFromPage(readPageParams(location.search), new URL('demo/pmdash-demo', document.baseURI).href);
+// Derived metrics the user loaded on earlier visits come first, so charts find them. Then a
+// dashboard in the address (`#dash=…`, issue 8) takes precedence over the parameters.
+const restoring = restoreDerivedConfigs().then(() => restoreFromAddress(location.hash) ?? openFromPage(readPageParams(location.search), new URL('demo/pmdash-demo', document.baseURI).href));
 // From then on the address follows the dashboard.
 void restoring.finally(() => startUrlSync());

@@ -1,6 +1,7 @@
 // The drop classifier on real QA archives: archives grouped by the host their labels name (one
 // source per host), every compression suffix libpcp knows accepted and `.zst` refused (as
-// io/compression.ts says), view files told apart by their first bytes, strays with a reason.
+// io/compression.ts says), view files told apart by their first bytes, derived-metric
+// configurations by their `.conf` name, strays with a reason.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { QA_ARCHIVES } from '../../test/oracle';
@@ -31,11 +32,12 @@ describe('classifyDrop', () => {
       qa('20180416.10.00.meta.xz'), qa('20180416.10.00.index'), qa('20180416.10.00.0.xz'),
       text('a.0.bz', 'x'), text('a.0.zst', 'x'),
       text('Disk', '#kmchart\nversion 1\n'), text('old.view', '#pmchart\nVersion 2.0 host dynamic\n'),
-      text('README', 'hello'),
+      text('README', 'hello'), text('derived/mine.conf', 'my.x = disk.all.read\n'),
     ];
     const c = await classifyDrop(files);
     expect(c.archives.map((a) => [a.hostname, a.bases])).toEqual([['brolley-t530', ['20180416.10.00']]]);
     expect(c.views).toEqual([5, 6]);
+    expect(c.derivedConfigs).toEqual([8]);
     // a.0.bz is an archive file (libpcp's .bz) without its .meta; so is a.0.zst (the core reads
     // .zst as PCP 6.3.2+ does, docs/deviations.md).
     expect(c.strays.map((s) => [s.index, s.error.code])).toEqual([[3, 'PM_ERR_LOGFILE'], [4, 'PM_ERR_LOGFILE'], [7, 'PM_ERR_NOTARCHIVE']]);

@@ -1,7 +1,8 @@
 // Sorts dropped or picked files (a folder, loose files, or both) in one pass: the files of PCP
 // archives by the core's file-name rule (io/archive-file-name.ts: `B.meta`, `B.index`, `B.N`,
 // each with any compression suffix libpcp knows), pmchart view files by their first bytes
-// (views' looksLikeView), and everything else as a stray with the reason. Archives are then
+// (views' looksLikeView), derived-metric configurations by their `.conf` name (as PCP names
+// them in /etc/pcp/derived), and everything else as a stray with the reason. Archives are then
 // grouped by the host their .meta label names, so several archives of one host (pmlogger's
 // daily rotation) open as ONE source over an archive set, as libpcp reads a directory or a
 // comma list; archives of different hosts stay separate sources.
@@ -18,6 +19,9 @@ import type { DropClassification, DroppedFile, DroppedHostArchives } from './eng
 
 /** Bytes read from a file that is no archive file to tell whether it is a view. */
 const VIEW_SNIFF_BYTES = 64;
+
+/** Derived-metric configurations go by PCP's own naming (/etc/pcp/derived/*.conf). */
+const DERIVED_CONFIG_NAME = /\.conf$/;
 
 /** The files of one archive base (directory part kept), as indices into the drop. */
 interface Base {
@@ -49,6 +53,7 @@ async function hostOf(files: readonly DroppedFile[], base: Base): Promise<string
 export async function classifyDrop(files: readonly DroppedFile[]): Promise<DropClassification> {
   const bases = new Map<string, Base>();
   const views: number[] = [];
+  const derivedConfigs: number[] = [];
   const strays: DropClassification['strays'][number][] = [];
   for (const [i, f] of files.entries()) {
     const parsed = parseArchiveFileName(posixBasename(f.path));
@@ -65,7 +70,11 @@ export async function classifyDrop(files: readonly DroppedFile[]): Promise<DropC
       views.push(i);
       continue;
     }
-    strays.push({ index: i, error: toEngineError(new PmError(PM_ERR_NOTARCHIVE, 'not a PCP archive file (NAME.meta, NAME.index, NAME.N, maybe compressed) nor a pmchart view', f.path)) });
+    if (DERIVED_CONFIG_NAME.test(posixBasename(f.path))) {
+      derivedConfigs.push(i);
+      continue;
+    }
+    strays.push({ index: i, error: toEngineError(new PmError(PM_ERR_NOTARCHIVE, 'not a PCP archive file (NAME.meta, NAME.index, NAME.N, maybe compressed), a pmchart view nor a derived-metric configuration (NAME.conf)', f.path)) });
   }
   const hosts = new Map<string, DroppedHostArchives & { bases: string[]; files: number[] }>();
   const alone: DroppedHostArchives[] = [];
@@ -90,5 +99,5 @@ export async function classifyDrop(files: readonly DroppedFile[]): Promise<DropC
   }
   // Bases in name order: pmlogger's names sort by time, and the set sorts by label start anyway.
   const archives = [...hosts.values(), ...alone].map((g) => ({ ...g, bases: [...g.bases].sort() }));
-  return { archives, views, strays: strays.sort((a, b) => a.index - b.index) };
+  return { archives, views, derivedConfigs, strays: strays.sort((a, b) => a.index - b.index) };
 }

@@ -6,13 +6,14 @@
 import type { Context } from '../pcp-core/context/context';
 import { LiveContext } from '../pcp-core/context/live-context';
 import { DerivedContext } from '../pcp-core/derived/derived-context';
+import { loadDerivedConfigText } from '../pcp-core/derived/config';
 import type { DerivedRegistry } from '../pcp-core/derived/registry';
 import { standardDerivedRegistry } from '../pcp-core/derived/standard';
 import { PM_ERR_MODE, PM_ERR_NOCONTEXT, PmError, pmErrSymbol } from '../pcp-core/errors';
 import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
 import { classifyDrop } from './drop-classify';
 import { boundary, toEngineError } from './engine-error';
-import type { ConnectionStatus, DropClassification, DroppedFile, EngineError, ExpressionCheck, MetricDetails, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
+import type { ConnectionStatus, DerivedConfigLoad, DropClassification, DroppedFile, EngineError, ExpressionCheck, MetricDetails, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
 import { LiveWatch, type LiveListener, type LiveWatchSpec } from './live-watch';
 import { fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
@@ -55,6 +56,19 @@ export class EngineApi {
   /** Sorts a drop into archives (grouped per host: one source each), view files and strays. */
   classifyDrop(files: readonly DroppedFile[]): Promise<DropClassification> {
     return boundary('dropped files', () => classifyDrop(files));
+  }
+
+  /**
+   * pmLoadDerivedConfig over a configuration the user dropped or picked: its metrics join the
+   * global set, which every source sees (contexts refresh from the registry, as libpcp's do).
+   */
+  loadDerivedConfig(file: string, text: string): Promise<DerivedConfigLoad> {
+    return boundary(file, () => {
+      this.registry.initialize();
+      const before = this.registry.definitions.length;
+      const { messages } = loadDerivedConfigText(this.registry, file, text);
+      return Promise.resolve({ names: this.registry.definitions.slice(before).map((d) => d.name), messages });
+    });
   }
 
   /** Opens a source; progress is reported for anything slow (decompression, index). */

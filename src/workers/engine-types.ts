@@ -30,8 +30,18 @@ export interface DropClassification {
   readonly archives: readonly DroppedHostArchives[];
   /** Indices of pmchart view files. */
   readonly views: readonly number[];
-  /** Files that are neither, each with the reason. */
+  /** Indices of derived-metric configuration files (`*.conf`, pmLoadDerivedConfig's format). */
+  readonly derivedConfigs: readonly number[];
+  /** Files that are none of these, each with the reason. */
   readonly strays: readonly { readonly index: number; readonly error: EngineError }[];
+}
+
+/** What loading a user's derived-metric configuration did (pmLoadDerivedConfig). */
+export interface DerivedConfigLoad {
+  /** The metrics it added to every source, in definition order. */
+  readonly names: readonly string[];
+  /** libpcp's diagnostics for the file, word for word (`[FILE:LINE] …`); empty when clean. */
+  readonly messages: string;
 }
 
 /** Where metrics come from (a discriminated union, as Perfetto's TraceSource). */

@@ -1,8 +1,11 @@
 // Fills a SeriesBlock for an archive window: interpolated fetches (PM_MODE_INTERP, exactly
 // libpcp's values) at the grid t0, t0+Δ, … ≤ t1, with counters rate-converted as pmval and
-// pmchart do (column-set.ts). One extra fetch before t0 gives the first row its rate. The
+// pmchart do (column-set.ts). One extra fetch before t0 gives the first row its rate, and a
+// derived metric's delta()/rate() its own previous sample (libpcp keeps that state across
+// pmSetMode, so without it the row would take the last window's, fetched at any time). The
 // output is columnar (one Float64Array per column) so the UI receives it by transfer.
 import { PM_MODE_INTERP, type Context } from '../pcp-core/context/context';
+import { isAnyDerivedPmid } from '../pcp-core/derived/registry';
 import { PM_ERR_EOL, isPmError } from '../pcp-core/errors';
 import { ColumnSet } from './column-set';
 import type { SeriesBlock, SeriesRequest } from './engine-types';
@@ -35,7 +38,7 @@ export async function fetchSeries(ctx: Context, req: SeriesRequest, endMs = Infi
   const done = (): SeriesBlock => ({ t0Ms: req.t0Ms, t1Ms: req.t1Ms, stepMs: req.stepMs, timestamps, plots: set.plots, columns: set.columns() });
   if (rows === 0 || pmids.length === 0) return done();
 
-  const prime = set.anyRate ? 1 : 0;
+  const prime = set.anyRate || pmids.some(isAnyDerivedPmid) ? 1 : 0;
   ctx.setMode(PM_MODE_INTERP, msToTimestamp(req.t0Ms - prime * req.stepMs), BigInt(Math.round(req.stepMs * 1e6)));
   for (let k = 0; k < rows + prime; k++) {
     let result;

@@ -13,7 +13,7 @@ import { isColumn, type Outcome } from './column';
 import { evaluate, EvalState, pendingNameLookups, type NamePurpose } from './evaluator';
 import { formatAddError, formatAddPmapiError } from './messages';
 import { parseExpression } from './parser';
-import { globalDerivedRegistry, isDerivedPmid, type DerivedDefinition, type DerivedRegistry } from './registry';
+import { globalDerivedRegistry, isAnyDerivedPmid, isDerivedPmid, type DerivedDefinition, type DerivedRegistry } from './registry';
 import { toResultValueSet } from './result';
 import type { Span } from './lexer';
 import type { Context, ContextSource, LabelSet, PmnsChild, ProfileChange, ReplayMode, TextKind } from '../context/context';
@@ -103,7 +103,7 @@ export class DerivedContext implements Context {
 
   private entryFor(id: PmId): Entry | undefined {
     this.refresh();
-    return isDerivedPmid(id) || id >= 0x80000000 ? this.byPmid.get(id) : undefined;
+    return isAnyDerivedPmid(id) ? this.byPmid.get(id) : undefined;
   }
 
   private failedBinding(e: Entry): boolean {

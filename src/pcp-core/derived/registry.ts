@@ -39,6 +39,11 @@ export function isDerivedPmid(id: PmId): boolean {
   return pmidDomain(id) === DYNAMIC_PMID_DOMAIN && (pmidCluster(id) & 2048) === 0 && pmidItem(id) !== 0;
 }
 
+/** A PMID derived metrics answer: a global one (isDerivedPmid) or a context's own (top bit set). */
+export function isAnyDerivedPmid(id: PmId): boolean {
+  return isDerivedPmid(id) || id >= 0x80000000;
+}
+
 export class DerivedRegistry {
   private readonly defs: DerivedDefinition[] = [];
   private readonly byName = new Map<string, DerivedDefinition>();

@@ -15,6 +15,8 @@ const NO_PICKS: ReadonlySet<string> = new Set();
 
 export function MetricBrowser() {
   const source = useDash((s) => s.sources.find((x) => x.id === s.currentSourceId && x.status === 'ready'));
+  // A loaded derived configuration adds names to every source's PMNS: list again.
+  const derivedConfigCount = useDash((s) => s.derivedConfigs.length);
   const currentChart = useDash((s) => (s.currentChartId ? s.charts[s.currentChartId] : undefined));
   /** Answers are tagged with the question (handle, metric) so stale ones are never shown. */
   const [listing, setListing] = useState<{ handle: number; names: readonly string[] } | undefined>();
@@ -44,7 +46,7 @@ export function MetricBrowser() {
     return () => {
       live = false;
     };
-  }, [handle]);
+  }, [handle, derivedConfigCount]);
 
   useEffect(() => {
     if (handle === undefined || !selected) return;

@@ -5,7 +5,7 @@
 // own value at that sample (its share in percent for utilization charts), never a stacked
 // sum or a cursor position. DOM, so it costs nothing while the strips slide, and tests read it.
 import { useHover } from '../store';
-import { formatClock, type DisplayZone } from '../time/zone';
+import { formatClock, formatCtime, type DisplayZone } from '../time/zone';
 import { valueAt, type DisplaySeries } from './chart-series';
 import type { PlotSurface } from './plot-surface';
 import { formatValue } from './unit-scale';
@@ -47,6 +47,8 @@ export function ChartTooltip({ chartId, surface, series, units, percent, zone, t
   const right = x < area.left + area.width / 2;
   const style = right ? { left: x + 12, top: area.top } : { right: area.left + area.width + 18 - x + 12, top: area.top };
   const shown = series.filter((s) => !s.hidden);
+  // Shifted sources overlay other times: each row then names its own time.
+  const ownTimes = shown.some((s) => s.offsetMs !== 0);
   return (
     <div className="chart-tooltip" data-testid="chart-tooltip" data-time={String(h)} style={style}>
       <div>
@@ -64,6 +66,11 @@ export function ChartTooltip({ chartId, surface, series, units, percent, zone, t
                   {s.label}
                 </td>
                 <td className="value">{Number.isNaN(v) ? 'no value' : `${formatValue(v)}${percent ? '%' : ''}`}</td>
+                {ownTimes && (
+                  <td className="own-time" data-testid="tooltip-own-time" data-time={String(h - s.offsetMs)}>
+                    {formatCtime(h - s.offsetMs, zone)}
+                  </td>
+                )}
               </tr>
             );
           })}

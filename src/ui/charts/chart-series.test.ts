@@ -2,9 +2,9 @@
 // normalisation with gaps, optional plots, and the value lookup the legend uses.
 import { describe, expect, it } from 'vitest';
 import type { SeriesBlock } from '../../workers/engine-types';
-import type { ChartSpec } from '../state/model';
+import type { ChartSpec, SourceEntry } from '../state/model';
 import { seriesKey } from '../state/model';
-import { chartData, expandLegend, hasValueIn, nearestIndex, seriesColors, valueAt } from './chart-series';
+import { chartData, expandLegend, hasValueIn, nearestIndex, seriesColors, sourceFacts, valueAt } from './chart-series';
 import { CYCLE } from './palette';
 
 const NONE = { dimSpace: 0, dimTime: 0, dimCount: 0, scaleSpace: 0, scaleTime: 0, scaleCount: 0 };
@@ -32,6 +32,23 @@ describe('chartData', () => {
     expect(d.scale).toEqual({ factor: 1024, label: 'Kbyte / sec' });
     expect([...(d.series[0]?.values ?? [])]).toEqual([2, 4]);
     expect(d.series[0]?.step).toBe(false);
+  });
+
+  it('names the source of each series when a chart draws from several (host, or archive name when hosts repeat), and keeps shifts', () => {
+    const load = (sourceId: string, id: string): ChartSpec['plots'][number] => ({ id, sourceId, metric: 'kernel.all.load', instances: { kind: 'list', names: ['1 minute'] } });
+    const info = [{ metric: 'kernel.all.load', sem: 3, type: 5, units: { units: NONE, text: '', utilization: false } }];
+    const b = block([{ plot: 0, inst: '1 minute', values: [1, 2] }], info);
+    const src = (id: string, hostname: string, name: string, offsetMs?: number): SourceEntry => ({ id, origin: { kind: 'files', names: [] }, label: name, status: 'ready', offsetMs, summary: { hostname, name } as SourceEntry['summary'] });
+    const two = chart('line', [load('s1', 'p1'), load('s2', 'p2')]);
+    const blocks = new Map([['s1', b], ['s2', b]]);
+    const hosts = new Map([['s1', 'bozo.localdomain'], ['s2', 'brolley-t530']]);
+    const apart = chartData(two, blocks, hosts, sourceFacts(two, [src('s1', 'bozo.localdomain', '20180102'), src('s2', 'brolley-t530', '20180416.10.00', 86_400_000)]));
+    expect(apart.series.map((s) => s.label)).toEqual(['bozo: kernel.all.load[1 minute]', 'brolley-t530: kernel.all.load[1 minute]']);
+    expect(apart.series.map((s) => s.offsetMs)).toEqual([0, 86_400_000]);
+    const sameHost = chartData(two, blocks, hosts, sourceFacts(two, [src('s1', 'bozo', '20180102'), src('s2', 'bozo', '20180103')]));
+    expect(sameHost.series.map((s) => s.label)).toEqual(['20180102: kernel.all.load[1 minute]', '20180103: kernel.all.load[1 minute]']);
+    const one = chart('line', [load('s1', 'p1')]);
+    expect(chartData(one, blocks, hosts, sourceFacts(one, [src('s1', 'bozo', '20180102')])).series.map((s) => s.label)).toEqual(['kernel.all.load[1 minute]']);
   });
 
   it('normalises utilization to 100% of the visible series, gaps where any is missing', () => {

@@ -4,7 +4,7 @@
 // (pmchart §1d D5 with its defects fixed: a row where any visible series is missing is a
 // gap, never a zero band, and hidden series leave the sum so the rest still add to 100%).
 import type { SeriesBlock } from '../../workers/engine-types';
-import type { ChartSpec, PlotSpec } from '../state/model';
+import type { ChartSpec, PlotSpec, SourceEntry } from '../state/model';
 import { seriesKey } from '../state/model';
 import { cycleColor } from './palette';
 import { axisScale, type AxisScale } from './unit-scale';
@@ -23,6 +23,15 @@ export interface DisplaySeries {
   readonly drawn: Float64Array;
   /** Instantaneous/discrete metrics draw as steps in line charts (pmchart D6). */
   readonly step: boolean;
+  /** The source's time shift: `times` are its own times + this (0 when not shifted). */
+  readonly offsetMs: number;
+}
+
+/** Per source of a chart: the name that tells its series apart, and its time shift. */
+export interface SourceFacts {
+  /** Set when the chart draws from several sources: host, or archive name when hosts repeat. */
+  readonly tag?: string;
+  readonly offsetMs?: number;
 }
 
 export interface ChartData {
@@ -43,8 +52,32 @@ function defaultLabel(plot: PlotSpec, inst: string): string {
   return inst ? `${plot.metric}[${inst}]` : plot.metric;
 }
 
+function taggedLabel(tag: string | undefined, label: string): string {
+  return tag ? `${tag}: ${label}` : label;
+}
+
+/**
+ * What tells a chart's sources apart: with plots from more than one source, each source's
+ * short host name (pmchart's %h), or its archive name where two share a host; plus shifts.
+ */
+export function sourceFacts(chart: ChartSpec, sources: readonly SourceEntry[]): Map<string, SourceFacts> {
+  const ids = [...new Set(chart.plots.map((p) => p.sourceId))];
+  const entries = ids.map((id) => sources.find((s) => s.id === id));
+  const host = (s: SourceEntry | undefined): string => (s?.summary?.hostname ?? '').split('.')[0] ?? '';
+  const hostCount = new Map<string, number>();
+  for (const s of entries) hostCount.set(host(s), (hostCount.get(host(s)) ?? 0) + 1);
+  const out = new Map<string, SourceFacts>();
+  ids.forEach((id, i) => {
+    const s = entries[i];
+    const h = host(s);
+    const tag = ids.length < 2 ? undefined : h !== '' && hostCount.get(h) === 1 ? h : (s?.summary?.name ?? s?.label ?? id);
+    out.set(id, { ...(tag !== undefined && { tag }), ...(s?.offsetMs ? { offsetMs: s.offsetMs } : {}) });
+  });
+  return out;
+}
+
 /** Builds the display series of a chart from its sources' blocks. */
-export function chartData(chart: ChartSpec, blocks: ReadonlyMap<string, SeriesBlock>, hosts: ReadonlyMap<string, string>): ChartData {
+export function chartData(chart: ChartSpec, blocks: ReadonlyMap<string, SeriesBlock>, hosts: ReadonlyMap<string, string>, facts: ReadonlyMap<string, SourceFacts> = new Map()): ChartData {
   const raw: { key: string; plot: PlotSpec; inst: string; times: Float64Array; values: Float64Array; sem: number }[] = [];
   const problems: { plotId: string; text: string }[] = [];
   let units = undefined as undefined | { u: SeriesBlock['plots'][number]['units'] };
@@ -75,13 +108,14 @@ export function chartData(chart: ChartSpec, blocks: ReadonlyMap<string, SeriesBl
     return {
       key: r.key,
       plotId: r.plot.id,
-      label: r.plot.legend ? expandLegend(r.plot.legend, r.plot.metric, r.inst, hosts.get(r.plot.sourceId) ?? '') : defaultLabel(r.plot, r.inst),
+      label: r.plot.legend ? expandLegend(r.plot.legend, r.plot.metric, r.inst, hosts.get(r.plot.sourceId) ?? '') : taggedLabel(facts.get(r.plot.sourceId)?.tag, defaultLabel(r.plot, r.inst)),
       color: colors[i] ?? cycleColor(i),
       hidden: chart.hidden.includes(r.key),
       times: r.times,
       values,
       drawn: values,
       step: r.sem !== 1,
+      offsetMs: facts.get(r.plot.sourceId)?.offsetMs ?? 0,
     };
   });
   if (chart.style === 'utilization') return { series: utilization(series), scale, problems };

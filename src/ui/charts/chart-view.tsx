@@ -9,7 +9,7 @@ import type { ChartSpec } from '../state/model';
 import type { DisplayZone } from '../time/zone';
 import { describeError } from '../engine-client';
 import { ChartLegend } from './chart-legend';
-import { chartData, hasValueIn, nearestIndex } from './chart-series';
+import { chartData, hasValueIn, nearestIndex, sourceFacts } from './chart-series';
 import { ChartTooltip, Crosshair } from './chart-hover';
 import { PlotSurface } from './plot-surface';
 import { useChartSeries, type ChartWindow } from './use-chart-series';
@@ -47,7 +47,8 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
   const live = useDashShallow((s) => ({ intervalMs: s.liveIntervalMs, historyMs: s.liveHistoryMs, paused: s.livePaused }));
   const { blocks, errors, loading } = useChartSeries(chart, sources, fetchWin, live);
   const hosts = useMemo(() => new Map(sources.map((s) => [s.id, s.summary?.hostname ?? ''])), [sources]);
-  const data = useMemo(() => chartData(chart, blocks, hosts), [chart, blocks, hosts]);
+  const facts = useMemo(() => sourceFacts(chart, sources), [chart, sources]);
+  const data = useMemo(() => chartData(chart, blocks, hosts, facts), [chart, blocks, hosts, facts]);
   const range = useMemo(() => blocksRange(blocks), [blocks]);
   const el = useRef<HTMLDivElement>(null);
   const [surface, setSurface] = useState<PlotSurface | null>(null);

@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import type { PlotRequest, SeriesBlock } from '../../workers/engine-types';
 import { liveHub } from '../series/live-hub';
+import { shiftBlock } from '../sources/time-shift';
 import { seriesCache } from '../series/series-cache';
 import { fetchStep } from '../series/buffered-window';
 import type { ChartSpec, SourceEntry } from '../state/model';
@@ -55,13 +56,15 @@ export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[]
     for (const [sourceId, plots] of groups) {
       const src = sources.find((s) => s.id === sourceId);
       if (!src || src.status !== 'ready' || src.handle === undefined || !src.summary || src.summary.kind !== 'archive') continue;
+      // The engine works in the source's own time: a shifted source is asked for the window moved back.
+      const off = src.offsetMs ?? 0;
       seriesCache.want(chart.id, sourceId, {
         handle: src.handle,
         plots,
         rate: chart.rate,
-        visible: { t0Ms: win.t0Ms, t1Ms: win.t1Ms },
+        visible: { t0Ms: win.t0Ms - off, t1Ms: win.t1Ms - off },
         bounds: { startMs: src.summary.startMs, endMs: src.summary.endMs },
-        anchorMs: win.anchorMs,
+        anchorMs: win.anchorMs - off,
         stepMs,
       });
     }
@@ -106,9 +109,9 @@ export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[]
     for (const sourceId of groups.keys()) {
       const l = liveHub.get(chart.id, sourceId);
       const e = l.block || l.error ? { ...l, loading: false } : seriesCache.get(chart.id, sourceId);
-      if (e.block) blocks.set(sourceId, e.block);
-      // A source's own trouble (a lost connection) is told once, in the notification area.
       const src = sources.find((x) => x.id === sourceId);
+      if (e.block) blocks.set(sourceId, shiftBlock(e.block, src?.offsetMs ?? 0));
+      // A source's own trouble (a lost connection) is told once, in the notification area.
       if (e.error && src?.status === 'ready' && (src.connection === undefined || src.connection.state === 'connected')) errors.push({ sourceId, error: e.error });
       loading ||= e.loading;
     }

@@ -6,7 +6,7 @@ import { autoScale, drawnExtent, fixedScale, niceStep, yAxisScale } from './y-sc
 
 function series(values: number[], hidden = false): DisplaySeries {
   const v = Float64Array.from(values);
-  return { key: String(values), plotId: 'p', label: 'l', color: '#000', hidden, times: Float64Array.from(values, (_, i) => i * 1000), values: v, drawn: v, step: false };
+  return { key: String(values), plotId: 'p', label: 'l', color: '#000', hidden, times: Float64Array.from(values, (_, i) => i * 1000), values: v, drawn: v, step: false, offsetMs: 0 };
 }
 
 describe('niceStep', () => {

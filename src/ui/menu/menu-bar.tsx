@@ -9,6 +9,7 @@ import { exportArchives, exportCsv, exportPng } from '../export/export-actions';
 import { dashboardLink, recentDashboards } from '../state/url-sync';
 import { useDash } from '../store';
 import { setThemeChoice, useThemeChoice, type ThemeChoice } from '../theme/theme';
+import { forgetDerivedConfigs, loadDerivedConfig } from '../sources/derived-configs';
 import { useZone } from '../time/use-zone';
 import { loadStandardView, openViewFile, saveView } from '../views/view-actions';
 import { NoticesList } from './notices-list';
@@ -77,7 +78,9 @@ function Item({ onClick, children, testId, disabled }: { onClick: () => void; ch
 function ViewsMenu() {
   const [standard, setStandard] = useState<{ name: string; description: string }[]>([]);
   const picker = useRef<HTMLInputElement>(null);
+  const derivedPicker = useRef<HTMLInputElement>(null);
   const hasSource = useDash((s) => s.sources.some((x) => x.status === 'ready'));
+  const derivedCount = useDash((s) => s.derivedConfigs.length);
   useEffect(() => {
     void getEngine()
       .standardViews()
@@ -96,11 +99,35 @@ function ViewsMenu() {
           if (f) void openViewFile(f);
         }}
       />
+      <input
+        ref={derivedPicker}
+        type="file"
+        hidden
+        multiple
+        accept=".conf,text/plain"
+        data-testid="derived-config-input"
+        onChange={(e) => {
+          const files = [...(e.target.files ?? [])];
+          e.target.value = '';
+          void (async () => {
+            for (const f of files) await loadDerivedConfig(f.name, await f.text());
+          })();
+        }}
+      />
       <Menu label="Views" testId="views-menu">
         {(close) => (
           <>
             <Item testId="open-view" onClick={() => { close(); picker.current?.click(); }}>Open view file…</Item>
             <Item testId="save-view" onClick={() => { close(); void saveView(); }}>Save dashboard as view file</Item>
+            <Item testId="load-derived" onClick={() => { close(); derivedPicker.current?.click(); }}>
+              Load derived metrics…
+              <span className="menu-item-desc">a pmLoadDerivedConfig file (name = expression), remembered here</span>
+            </Item>
+            {derivedCount > 0 && (
+              <Item testId="forget-derived" onClick={() => { close(); forgetDerivedConfigs(); }}>
+                Forget loaded derived metrics
+              </Item>
+            )}
             <hr />
             <div className="menu-heading">pmchart's standard views</div>
             {!hasSource && <div className="menu-note">Open an archive or host first</div>}

@@ -81,7 +81,7 @@ export function NoticesList() {
   const notices = useNotices();
   const sources = useDash((s) => s.sources);
   const [open, setOpen] = useState(true);
-  const items: Item[] = [...sourceItems(sources), ...notices.map((n) => ({ key: `n${n.id}`, kind: n.kind, text: n.text, dismiss: () => dismiss(n.id) }))];
+  const items: Item[] = [...sourceItems(sources), ...notices.map((n) => ({ key: `n${n.id}`, kind: n.kind, text: n.text, details: n.details, dismiss: () => dismiss(n.id) }))];
   if (items.length === 0) return null;
   const worst = items.some((i) => i.kind === 'error') ? 'error' : items.some((i) => i.kind === 'warning') ? 'warning' : 'info';
   const clear = items.filter((i) => i.dismiss);

@@ -8,6 +8,8 @@ export interface Notice {
   readonly id: number;
   readonly kind: 'error' | 'warning' | 'info';
   readonly text: string;
+  /** More lines, shown on demand (e.g. libpcp's full diagnostics). */
+  readonly details?: string;
 }
 
 let notices: readonly Notice[] = [];
@@ -18,8 +20,8 @@ function emit(): void {
   for (const l of listeners) l();
 }
 
-export function notify(kind: Notice['kind'], text: string): void {
-  notices = [...notices, { id: ++serial, kind, text }];
+export function notify(kind: Notice['kind'], text: string, details?: string): void {
+  notices = [...notices, { id: ++serial, kind, text, details }];
   emit();
 }
 

@@ -10,6 +10,7 @@ import type { SourceOrigin } from '../state/model';
 import { showOverviewFor, tabsOf } from '../views/overview';
 import { openViewText } from '../views/view-actions';
 import { delayedProgress, toOpenProgress } from './delayed-progress';
+import { loadDerivedConfig } from './derived-configs';
 import { rememberSource } from './recent-sources';
 
 /** Progress is shown only for opens slower than this (the brief's ~200 ms). */
@@ -85,9 +86,9 @@ export function openUrl(url: string, opts: OpenOptions = {}): Promise<SourceSumm
 }
 
 /**
- * Opens dropped or picked files as the engine sorts them (drop-classify.ts): one source per
- * host (an archive set when the host has several archives), pmchart views once the archives
- * are open, one error per stray file.
+ * Opens dropped or picked files as the engine sorts them (drop-classify.ts): derived-metric
+ * configurations first, one source per host (an archive set when the host has several
+ * archives), pmchart views once the archives are open, one error per stray file.
  */
 export async function openFiles(files: readonly DroppedFile[]): Promise<void> {
   if (files.length === 0) return;
@@ -103,6 +104,11 @@ export async function openFiles(files: readonly DroppedFile[]): Promise<void> {
     if (!f) continue;
     const id = dash().beganOpening({ kind: 'files', names: [f.path] }, f.path);
     dash().failedOpening(id, error);
+  }
+  // Configurations first, so the archives' views and charts find their metrics.
+  for (const i of sorted.derivedConfigs) {
+    const c = files[i];
+    if (c) await loadDerivedConfig(c.path, await c.file.text());
   }
   await Promise.all(
     sorted.archives.map((g) => {

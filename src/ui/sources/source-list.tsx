@@ -9,15 +9,68 @@ import { formatCtime, type DisplayZone } from '../time/zone';
 import { bridgeUrlFor, PMCD_PORT } from './bridge-url';
 import { closeSource, openFiles, openLive, openUrl, selectSource } from './open-sources';
 import { readPicked } from './read-drop';
+import { alignStartOffset, formatOffset, offsetText, parseOffset } from './time-shift';
 import { forgetSource, recentKey, recentSources, recentTarget, subscribeRecentSources, type RecentSource } from './recent-sources';
 
-function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zone: DisplayZone }) {
+/**
+ * An archive's time shift, for overlaying incidents of other days or hosts: an offset in
+ * PCP interval syntax with a sign, or "align its start with" another archive's start.
+ */
+function ShiftEditor({ s, others, close }: { s: SourceEntry; others: readonly SourceEntry[]; close: () => void }) {
+  const [text, setText] = useState(s.offsetMs ? offsetText(s.offsetMs) : '');
+  const [error, setError] = useState<string | undefined>();
+  const apply = (): void => {
+    const r = parseOffset(text);
+    if (!r.ok) {
+      setError(r.error);
+      return;
+    }
+    setError(undefined);
+    dash().shiftedSource(s.id, r.offsetMs);
+    close();
+  };
+  return (
+    // Clicks here must not select the source (the row's click does that).
+    <div className="shift-editor" data-testid="shift-editor" onClick={(e) => e.stopPropagation()}>
+      <form className="open-row" onSubmit={(e) => { e.preventDefault(); apply(); }}>
+        <input aria-label="time shift" data-testid="shift-input" placeholder="+1 day, -2h30m" value={text} onChange={(e) => setText(e.target.value)} />
+        <button type="submit" data-testid="shift-apply">Shift</button>
+      </form>
+      {others.length > 0 && (
+        <select
+          aria-label="align start with"
+          data-testid="shift-align"
+          value=""
+          onChange={(e) => {
+            const target = others.find((o) => o.id === e.target.value);
+            const off = target ? alignStartOffset(s, target) : undefined;
+            if (off !== undefined) {
+              dash().shiftedSource(s.id, off);
+              close();
+            }
+          }}
+        >
+          <option value="">Align its start with…</option>
+          {others.map((o) => <option key={o.id} value={o.id}>{o.label}</option>)}
+        </select>
+      )}
+      {s.offsetMs !== undefined && <button type="button" className="small" data-testid="shift-reset" onClick={() => { dash().shiftedSource(s.id, 0); close(); }}>No shift</button>}
+      {error && <pre className="source-error" data-testid="shift-error">{error}</pre>}
+    </div>
+  );
+}
+
+function SourceRow({ s, current, zone, others }: { s: SourceEntry; current: boolean; zone: DisplayZone; others: readonly SourceEntry[] }) {
   const sum = s.summary;
+  const [shifting, setShifting] = useState(false);
   return (
     <li className={`source ${s.status}${current ? ' current' : ''}`} data-testid="source" data-status={s.status} data-label={s.label} onClick={() => selectSource(s.id)}>
       <div className="source-head">
         <span className="source-kind">{sum?.kind === 'live' || s.origin.kind === 'live' ? 'LIVE' : 'ARCHIVE'}</span>
         <span className="source-name" title={s.label}>{s.label}</span>
+        {s.status === 'ready' && sum?.kind === 'archive' && (
+          <button type="button" className="small" data-testid="shift-source" aria-expanded={shifting} title="Shift in time, to overlay another day or host" onClick={(e) => { e.stopPropagation(); setShifting(!shifting); }}>⇆</button>
+        )}
         {s.status === 'ready' && (
           <button type="button" className="small" title="Close source" onClick={(e) => { e.stopPropagation(); void closeSource(s.id); }}>✕</button>
         )}
@@ -40,8 +93,12 @@ function SourceRow({ s, current, zone }: { s: SourceEntry; current: boolean; zon
           {sum.kind === 'archive' && (
             <div className="span">{formatCtime(sum.startMs, zone)} – {formatCtime(sum.endMs, zone)}</div>
           )}
+          {s.offsetMs !== undefined && (
+            <div className="shifted" data-testid="source-shift" data-offset={s.offsetMs}>drawn shifted by {formatOffset(s.offsetMs)}</div>
+          )}
         </div>
       )}
+      {shifting && <ShiftEditor s={s} others={others} close={() => setShifting(false)} />}
       {s.connection && (
         <div className={`connection ${s.connection.state}`} data-testid="connection" data-state={s.connection.state}>
           {s.connection.state}
@@ -105,7 +162,7 @@ export function SourceList({ zone }: { zone: DisplayZone }) {
   return (
     <div className="sources" data-testid="sources">
       <div className="panel-title">Sources</div>
-      <ul>{sources.map((s) => <SourceRow key={s.id} s={s} current={s.id === current} zone={zone} />)}</ul>
+      <ul>{sources.map((s) => <SourceRow key={s.id} s={s} current={s.id === current} zone={zone} others={sources.filter((o) => o.id !== s.id && o.status === 'ready' && o.summary?.kind === 'archive')} />)}</ul>
       <div className="open-row">
         <button type="button" onClick={() => filesInput.current?.click()} title="Pick every file of one or more archives (.meta, .index, .0 …)">Open files…</button>
         <button type="button" onClick={() => dirInput.current?.click()} title="Pick a folder of archives">Open folder…</button>

@@ -26,6 +26,11 @@ export interface SourceEntry {
   readonly handle?: SourceHandle;
   /** Live sources: the connection as last reported (lost, reconnecting, back). */
   readonly connection?: ConnectionStatus;
+  /**
+   * Archives: a time shift for overlaying (issue 14 item 3): the source's data is drawn at
+   * its own time + offsetMs, so two incidents on different days line up. 0 or absent: none.
+   */
+  readonly offsetMs?: number;
 }
 
 /** pmchart's chart styles; 'stacked-area' is pmchart's "stacking". */

@@ -12,6 +12,8 @@ export interface SourcesSlice {
   readonly sourceSerial: number;
   /** The source the metric browser shows and new charts draw from. */
   readonly currentSourceId: string | undefined;
+  /** Derived-metric configurations the user loaded, by file name (each adds to every source's PMNS). */
+  readonly derivedConfigs: readonly string[];
 
   /** The user asked to open something; returns the new source id. */
   beganOpening(origin: SourceOrigin, label: string): string;
@@ -25,6 +27,10 @@ export interface SourcesSlice {
   choseSource(id: string): void;
   /** A source is dropped from the list altogether (the demo, replaced by what the user opened). */
   forgotSource(id: string): void;
+  /** The user shifted an archive source in time (drawn at its own time + offsetMs). */
+  shiftedSource(id: string, offsetMs: number): void;
+  /** A derived-metric configuration was loaded into the engine: metric lists are stale. */
+  loadedDerivedConfig(file: string): void;
 }
 
 function patch(list: readonly SourceEntry[], id: string, change: Partial<SourceEntry>): SourceEntry[] {
@@ -35,6 +41,7 @@ export const createSourcesSlice: SliceCreator<SourcesSlice> = (set, get) => ({
   sources: [],
   sourceSerial: 0,
   currentSourceId: undefined,
+  derivedConfigs: [],
 
   beganOpening(origin, label) {
     const serial = get().sourceSerial + 1;
@@ -76,6 +83,13 @@ export const createSourcesSlice: SliceCreator<SourcesSlice> = (set, get) => ({
     }));
     get().archiveBoundsChanged();
   },
+  shiftedSource(id, offsetMs) {
+    set((s) => ({ sources: patch(s.sources, id, { offsetMs: Number.isFinite(offsetMs) && offsetMs !== 0 ? offsetMs : undefined }) }));
+    get().archiveBoundsChanged();
+  },
+  loadedDerivedConfig(file) {
+    set((s) => ({ derivedConfigs: [...s.derivedConfigs, file] }));
+  },
 });
 
 /** Ready archive sources. */
@@ -83,14 +97,22 @@ export function readyArchives(sources: readonly SourceEntry[]): SourceEntry[] {
   return sources.filter((s) => s.status === 'ready' && s.summary?.kind === 'archive');
 }
 
-/** The union of the ready archives' time bounds (pmtime's absolute bounds), or undefined. */
+/** An archive source's bounds as drawn: its own, moved by its time shift. */
+export function shiftedBounds(s: SourceEntry): { startMs: number; endMs: number } | undefined {
+  if (!s.summary) return undefined;
+  const off = s.offsetMs ?? 0;
+  return { startMs: s.summary.startMs + off, endMs: s.summary.endMs + off };
+}
+
+/** The union of the ready archives' time bounds as drawn (pmtime's absolute bounds), or undefined. */
 export function archiveUnionBounds(sources: readonly SourceEntry[]): { startMs: number; endMs: number } | undefined {
   let startMs = Infinity;
   let endMs = -Infinity;
   for (const s of readyArchives(sources)) {
-    if (!s.summary) continue;
-    startMs = Math.min(startMs, s.summary.startMs);
-    endMs = Math.max(endMs, s.summary.endMs);
+    const b = shiftedBounds(s);
+    if (!b) continue;
+    startMs = Math.min(startMs, b.startMs);
+    endMs = Math.max(endMs, b.endMs);
   }
   return Number.isFinite(startMs) ? { startMs, endMs } : undefined;
 }

@@ -9,7 +9,7 @@
 // than the data, when it starts at the start). The interval follows the window — about one
 // sample per 2 px of chart, never finer than the archive's logging interval — until the user
 // types one; zooms are remembered so "back" and "reset" can undo them (Grafana's habit).
-import { archiveUnionBounds } from './sources-slice';
+import { archiveUnionBounds, shiftedBounds } from './sources-slice';
 import type { PlayState, SourceEntry, VcrMode, ZoneChoice } from './model';
 import type { SliceCreator } from './slice';
 
@@ -131,8 +131,8 @@ export function effectiveBounds(s: { bounds: TimeSlice['bounds'] } & { sources: 
  */
 export function focusBounds(s: { bounds: TimeSlice['bounds']; sources: readonly SourceEntry[]; currentSourceId: string | undefined }): { startMs: number; endMs: number } | undefined {
   if (s.bounds) return s.bounds;
-  const cur = s.sources.find((x) => x.id === s.currentSourceId && x.status === 'ready' && x.summary?.kind === 'archive')?.summary;
-  return cur ? { startMs: cur.startMs, endMs: cur.endMs } : archiveUnionBounds(s.sources);
+  const cur = s.sources.find((x) => x.id === s.currentSourceId && x.status === 'ready' && x.summary?.kind === 'archive');
+  return (cur && shiftedBounds(cur)) ?? archiveUnionBounds(s.sources);
 }
 
 /** Snaps a time to the grid anchor + k × interval (nearest). */

@@ -121,6 +121,16 @@ describe('links over dropped files', () => {
     expect(archiveBaseOf('d/20180416.10.00.meta.xz')).toBe('20180416.10.00');
     expect(archiveBaseOf('20180102.index')).toBe('20180102');
   });
+
+  it('carry a time shift and restore it', () => {
+    const summary = { handle: 1, kind: 'archive' as const, name: '20180102', hostname: 'bozo', timezone: 'EST5', zoneinfo: '', startMs: 0, endMs: 1, intervalMs: 1, metricCount: 1, archives: ['20180102'], warnings: [] };
+    const files = ['20180102.meta', '20180102.index', '20180102.0'];
+    const st: SnapshotInput = { ...state, sources: [{ ...src('s2', { kind: 'files', names: files }), summary, offsetMs: -86_400_000 }, state.sources[2]] };
+    const snap = takeSnapshot(st);
+    expect(snap.sources[0]).toEqual({ files, name: '20180102', hostname: 'bozo', shift: -86_400_000 });
+    const back = decodeFragment(`#${encodeSnapshot(snap)}`);
+    expect(back?.ok && back.snapshot.sources[0]).toEqual(snap.sources[0]);
+  });
 });
 
 describe('page parameters', () => {

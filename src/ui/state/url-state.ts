@@ -16,7 +16,10 @@ export const URL_KEY = 'dash';
  * A source a link can reopen. Files cannot be (they live on the sender's disk): the link
  * names them, with the archive's name and host, so the recipient's drop binds to them.
  */
-export type SnapshotSource = { readonly url: string } | { readonly host: string } | { readonly files: readonly string[]; readonly name?: string; readonly hostname?: string };
+export type SnapshotSource = ({ readonly url: string } | { readonly host: string } | { readonly files: readonly string[]; readonly name?: string; readonly hostname?: string }) & {
+  /** An archive's time shift in ms (SourceEntry.offsetMs), when it has one. */
+  readonly shift?: number;
+};
 
 export interface SnapshotPlot {
   /** Index into `sources`. */
@@ -80,10 +83,11 @@ export interface SnapshotInput {
 }
 
 function sourceOf(s: SourceEntry): SnapshotSource {
+  const shift = s.offsetMs ? { shift: s.offsetMs } : {};
   switch (s.origin.kind) {
-    case 'url': return { url: s.origin.url };
+    case 'url': return { url: s.origin.url, ...shift };
     case 'live': return { host: s.origin.host };
-    case 'files': return { files: s.origin.names, ...(s.summary && { name: s.summary.name, hostname: s.summary.hostname }) };
+    case 'files': return { files: s.origin.names, ...(s.summary && { name: s.summary.name, hostname: s.summary.hostname }), ...shift };
   }
 }
 
@@ -240,12 +244,13 @@ export function restoreSnapshot(input: unknown): RestoreResult {
   if (typeof raw === 'string') return { ok: false, error: raw };
   const warnings: string[] = [];
   const sources: SnapshotSource[] = (Array.isArray(raw.sources) ? raw.sources : []).map((s: unknown, i): SnapshotSource => {
-    if (isObj(s) && typeof s.url === 'string') return { url: s.url };
+    const shift = isObj(s) && typeof s.shift === 'number' && Number.isFinite(s.shift) && s.shift !== 0 ? { shift: s.shift } : {};
+    if (isObj(s) && typeof s.url === 'string') return { url: s.url, ...shift };
     if (isObj(s) && typeof s.host === 'string') return { host: s.host };
     if (isObj(s) && Array.isArray(s.files)) {
       const name = str(s.name);
       const hostname = str(s.hostname);
-      return { files: s.files.filter((f): f is string => typeof f === 'string'), ...(name !== undefined && { name }), ...(hostname !== undefined && { hostname }) };
+      return { files: s.files.filter((f): f is string => typeof f === 'string'), ...(name !== undefined && { name }), ...(hostname !== undefined && { hostname }), ...shift };
     }
     warnings.push(`source ${i + 1} is not an archive URL, a host or a list of files`);
     return { files: [] };

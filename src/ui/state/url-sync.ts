@@ -149,6 +149,8 @@ function bindDrops(p: Pending, s: DashState): void {
     if (at < 0) continue;
     p.ids[at] = src.id;
     p.bound.add(src.id);
+    const shift = p.snap.sources[at]?.shift;
+    if (shift) dash().shiftedSource(src.id, shift);
     bound = true;
   }
   if (!bound) return;
@@ -203,7 +205,14 @@ export function restoreFromAddress(hash: string): Promise<void> | undefined {
   dash().selectedTab(layout.activeTabId);
   const opens = snap.sources.flatMap((s) => ('url' in s ? [openUrl(s.url)] : 'host' in s ? [openLive(s.host, bridgeUrlFor(s.host))] : []));
   if (warnings.length > 0) notify('warning', `Restoring the dashboard from the link:\n${warnings.join('\n')}`);
-  return Promise.all(opens).then(() => applyTime(snap.time));
+  return Promise.all(opens).then(() => {
+    // Time shifts before the time: the link's position is in drawn (shifted) time.
+    snap.sources.forEach((s, i) => {
+      const id = ids[i];
+      if (s.shift && id !== undefined) dash().shiftedSource(id, s.shift);
+    });
+    return applyTime(snap.time);
+  });
 }
 
 /** The zone a `?Z=` / `?z` asks for. */

@@ -1,8 +1,12 @@
 // Display time zones: the archive host's, the browser's, or UTC (pmtime's Options→Timezone).
 // An archive names its zone as an Olson name (v3 labels) and/or a POSIX TZ string (every
-// label, e.g. "EDT+4" or "EST5EDT,M3.2.0,M11.1.0"). Olson names go through Intl; POSIX
-// strings are parsed here, DST rules of the Mm.w.d form included. Charts shift timestamps
-// by the zone's offset and format them as UTC, so every axis shows the chosen wall clock.
+// label, e.g. "EDT+4" or "EST5EDT,M3.2.0,M11.1.0"). Both are answered by the core's zone
+// (pcp-core/time, glibc's rules exactly as libpcp's pmNewZone gets them), the one zone
+// implementation the CLI uses too. Charts shift timestamps by the zone's offset and format
+// them as UTC, so every axis shows the chosen wall clock.
+import { isIntlZone } from '../../pcp-core/time/intl-zone';
+import { parsePosixTz } from '../../pcp-core/time/posix-tz';
+import { Zone } from '../../pcp-core/time/zone';
 import type { ZoneChoice } from '../state/model';
 
 export interface DisplayZone {
@@ -19,78 +23,26 @@ export const LOCAL_ZONE: DisplayZone = {
   offsetMinutes: (ms) => -new Date(ms).getTimezoneOffset(),
 };
 
-/** An Olson zone through Intl; undefined when the browser does not know it. */
+/** An Olson zone (a zoneinfo name); undefined when the browser does not know it. */
 export function olsonZone(name: string): DisplayZone | undefined {
-  let fmt: Intl.DateTimeFormat;
-  try {
-    fmt = new Intl.DateTimeFormat('en-US', { timeZone: name, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
-  } catch {
-    return undefined;
-  }
-  return {
-    label: name,
-    offsetMinutes(ms) {
-      const parts: Record<string, number> = {};
-      for (const p of fmt.formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-      const wall = Date.UTC(parts.year ?? 1970, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0);
-      return Math.round((wall - Math.floor(ms / 1000) * 1000) / 60_000);
-    },
-  };
+  return isIntlZone(name) ? coreZone(`:${name}`, name) : undefined;
 }
 
-interface PosixRule {
-  readonly month: number;
-  readonly week: number;
-  readonly day: number;
-  /** Seconds after local midnight. */
-  readonly timeSec: number;
+/** A zone as libpcp's pmNewZone(tz) gives it (pcp-core/time): the offsets `pmdash values -z` uses. */
+function coreZone(tz: string, label: string): DisplayZone {
+  const z = Zone.fromTz(tz);
+  return { label, offsetMinutes: (ms) => z.offsetAt(Math.floor(ms / 1000)).gmtoff / 60 };
 }
 
-function parseOffset(text: string): number | undefined {
-  const m = /^([+-]?)(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?$/.exec(text);
-  if (!m) return undefined;
-  const sec = Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0);
-  return m[1] === '-' ? -sec : sec;
-}
-
-function parseRule(text: string): PosixRule | undefined {
-  const m = /^M(\d{1,2})\.(\d)\.(\d)(?:\/([+-]?\d{1,3}(?::\d{2}){0,2}))?$/.exec(text);
-  if (!m) return undefined;
-  return { month: Number(m[1]), week: Number(m[2]), day: Number(m[3]), timeSec: m[4] ? (parseOffset(m[4]) ?? 7200) : 7200 };
-}
-
-/** UTC ms of a rule's transition in `year`, given the local offset (seconds east) in force before it. */
-function transition(rule: PosixRule, year: number, offsetEastSec: number): number {
-  const first = new Date(Date.UTC(year, rule.month - 1, 1)).getUTCDay();
-  let day = 1 + ((rule.day - first + 7) % 7) + (rule.week - 1) * 7;
-  const daysInMonth = new Date(Date.UTC(year, rule.month, 0)).getUTCDate();
-  while (day > daysInMonth) day -= 7;
-  return Date.UTC(year, rule.month - 1, day) + (rule.timeSec - offsetEastSec) * 1000;
-}
-
-/** A POSIX TZ string ("EST5EDT,M3.2.0,M11.1.0", "EDT+4", "AEST-10"); undefined if unparsable. */
+/**
+ * A POSIX TZ string ("EST5EDT,M3.2.0,M11.1.0", "EDT+4", "AEST-10", J-rules too) read as
+ * glibc reads it; undefined when it names no zone at all.
+ */
 export function posixZone(tz: string): DisplayZone | undefined {
-  const m = /^(<[^>]+>|[A-Za-z]{3,})([+-]?\d{1,2}(?::\d{2}){0,2})(?:(<[^>]+>|[A-Za-z]{3,})([+-]?\d{1,2}(?::\d{2}){0,2})?(?:,([^,]+),([^,]+))?)?$/.exec(tz.trim());
-  if (!m) return undefined;
-  const stdName = (m[1] ?? '').replace(/[<>]/g, '');
-  const stdWest = parseOffset(m[2] ?? '');
-  if (stdWest === undefined) return undefined;
-  const stdEast = -stdWest;
-  if (!m[3]) return { label: stdName, offsetMinutes: () => stdEast / 60 };
-  const dstEast = m[4] ? -(parseOffset(m[4]) ?? stdWest - 3600) : stdEast + 3600;
-  const start = parseRule(m[5] ?? 'M3.2.0');
-  const end = parseRule(m[6] ?? 'M11.1.0');
-  if (!start || !end) return { label: stdName, offsetMinutes: () => stdEast / 60 };
-  return {
-    label: `${stdName}/${(m[3] ?? '').replace(/[<>]/g, '')}`,
-    offsetMinutes(ms) {
-      const year = new Date(ms).getUTCFullYear();
-      const on = transition(start, year, stdEast);
-      const off = transition(end, year, dstEast);
-      const inDst = on < off ? ms >= on && ms < off : ms >= on || ms < off;
-      return (inDst ? dstEast : stdEast) / 60;
-    },
-  };
+  const text = tz.trim();
+  const [std, dst] = parsePosixTz(text).rules;
+  if (std.name === '') return undefined;
+  return coreZone(text, dst.name !== '' && dst.name !== std.name ? `${std.name}/${dst.name}` : std.name);
 }
 
 /** The zone for a choice, given the archive's label zone facts. */
