@@ -26,6 +26,11 @@ export interface SourceEntry {
   readonly handle?: SourceHandle;
   /** Live sources: the connection as last reported (lost, reconnecting, back). */
   readonly connection?: ConnectionStatus;
+  /**
+   * A corrupt record met while reading an open archive (PM_ERR_LOGREC, named by volume and
+   * byte offset): the same for every chart of the source, so told once, as a notice.
+   */
+  readonly damage?: EngineError;
 }
 
 /** pmchart's chart styles; 'stacked-area' is pmchart's "stacking". */

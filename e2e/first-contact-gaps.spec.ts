@@ -1,0 +1,86 @@
+// Issue 13's remaining first-contact gaps, from the default page exactly as `npm start` opens
+// it, with real drops of real QA archives: a corrupt record met while reading an open archive
+// is one notice naming file, volume and offset; the chart editor's swatches show the colours
+// drawn, and each instance of a multi-instance plot has its own editable colour (pmchart's
+// Plots tab); the PNG export carries the time axis, legend and title; the position field fits
+// at 1024 px; the Overview is the core's standard view.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { BAD, QA, chart, dropFiles, legendNumber, source } from './dash';
+import { openDemo } from './menus';
+
+const files = (base: string): string[] => ['meta', 'index', '0'].map((s) => `${base}.${s}`);
+
+/** pmval's stderr and stdout together (it exits non-zero on a corrupt record). */
+function pmvalAll(args: string[]): string {
+  try {
+    return execFileSync('pmval', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    const x = e as { stdout?: string; stderr?: string };
+    return `${x.stdout ?? ''}${x.stderr ?? ''}`;
+  }
+}
+
+test.describe('corrupt records', () => {
+  test('an archive whose end is a cut record (badlen-2) is one notice naming its volume and the offset of that record', async ({ page }) => {
+    await openDemo(page);
+    // libpcp cannot find the end either: pmdumplog stops at the same record.
+    expect(pmvalAll(['-a', `${BAD}/badlen-2`, '-t', '1', 'sample.bin'])).toContain('Corrupted record in a PCP archive log');
+    await dropFiles(page, files(`${BAD}/badlen-2`));
+    await expect(source(page, 'badlen-2')).toHaveAttribute('data-status', 'failed', { timeout: 60_000 });
+    const n = page.getByTestId('notice');
+    await expect(n).toHaveCount(1);
+    await expect(n).toContainText('Corrupted record in a PCP archive log');
+    const m = /badlen-2\.0 at offset (\d+)/.exec((await n.textContent()) ?? '');
+    expect(m).not.toBeNull();
+    // The named record starts after the label and its length word runs past the file's end.
+    const bytes = readFileSync(`${BAD}/badlen-2.0`);
+    const at = Number(m?.[1]);
+    expect(at).toBeGreaterThanOrEqual(132);
+    expect(at + bytes.readUInt32BE(at)).toBeGreaterThan(bytes.length);
+  });
+
+  test('a corrupt record met by interpolation in an open archive is one notice naming volume and offset, not an error under every chart', async ({ page }) => {
+    // A copy of a QA archive with one record's trailer damaged, 45 min into its first hour, past the records the open reads to learn the logging interval
+    // (the window a drop opens on), where the Overview's interpolation must read it.
+    const dir = mkdtempSync(join(tmpdir(), 'pmdash-corrupt-'));
+    try {
+      for (const s of ['meta', 'index', '0']) copyFileSync(`${QA}/20180102.${s}`, join(dir, `cut.${s}`));
+      const index = execFileSync('pmdumplog', ['-t', join(dir, 'cut')], { encoding: 'utf8' });
+      const entries = [...index.matchAll(/^(\d\d:\d\d:\d\d)\.\d+\s+0\s+\d+\s+(\d+)$/gm)].map((x) => ({ time: x[1] ?? '', offset: Number(x[2]) }));
+      const hit = entries.find((e) => e.time >= '13:55:00');
+      if (!hit) throw new Error(`no index entry after 13:55 in\n${index}`);
+      const vol = readFileSync(join(dir, 'cut.0'));
+      const len = vol.readUInt32BE(hit.offset);
+      vol.writeUInt32BE(len + 8, hit.offset + len - 4);
+      writeFileSync(join(dir, 'cut.0'), vol);
+      // libpcp meets it too, interpolating across that time.
+      expect(pmvalAll(['-a', join(dir, 'cut'), '-t', '10', '-S', '@13:45:00', '-T', '@14:05:00', 'kernel.all.load'])).toContain('Corrupted record in a PCP archive log');
+
+      await openDemo(page);
+      await dropFiles(page, files(join(dir, 'cut')));
+      await expect(source(page, 'cut')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+      const n = page.getByTestId('notice');
+      await expect(n).toHaveCount(1, { timeout: 30_000 });
+      await expect(n).toContainText(/^Reading cut/);
+      await expect(n).toContainText('Corrupted record in a PCP archive log');
+      const m = /cut\.0 at offset (\d+)/.exec((await n.textContent()) ?? '');
+      expect(m).not.toBeNull();
+      // The offset is inside the damaged record (read forwards: its start; backwards, the
+      // bad trailer makes the record seem to start just before it).
+      const at = Number(m?.[1]);
+      expect(at).toBeGreaterThanOrEqual(hit.offset - 8);
+      expect(at).toBeLessThan(hit.offset + len);
+      await n.getByText('details').click();
+      await expect(n.getByTestId('notice-details')).toContainText('PM_ERR_LOGREC');
+      // Told once: no chart repeats it.
+      await expect(page.getByTestId('chart-problems')).toHaveCount(0);
+      await page.screenshot({ path: test.info().outputPath('corrupt-interp.png') });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
