@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { BAD, QA, chart, dropFiles, legendNumber, source } from './dash';
 import { openDemo } from './menus';
 
@@ -82,5 +82,74 @@ test.describe('corrupt records', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/** Each legend entry's label and swatch colour as #rrggbb. */
+async function legendColors(c: Locator): Promise<Record<string, string>> {
+  const pairs = await c.getByTestId('legend-item').evaluateAll((els) =>
+    els.map((e) => {
+      const rgb = getComputedStyle(e.querySelector('.swatch') as Element).backgroundColor.match(/\d+/g) ?? [];
+      return [e.getAttribute('data-label') ?? '', `#${rgb.slice(0, 3).map((x) => Number(x).toString(16).padStart(2, '0')).join('')}`] as const;
+    }),
+  );
+  return Object.fromEntries(pairs);
+}
+
+async function editChart(c: Locator): Promise<Locator> {
+  await c.getByTestId('edit-chart').click();
+  const editor = c.page().getByTestId('chart-editor');
+  await expect(editor).toBeVisible();
+  return editor;
+}
+
+/** The default page, then a drop of 20180102 (one volume): its Overview on screen. */
+async function dropped20180102(page: Page): Promise<void> {
+  await openDemo(page);
+  await dropFiles(page, files(`${QA}/20180102`));
+  await expect(source(page, '20180102')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect.poll(() => legendNumber(chart(page, /Average Load/), '# cpus'), { timeout: 30_000 }).toBeGreaterThan(0);
+}
+
+test.describe('colours in the chart editor', () => {
+  test('swatches show the colours drawn; every instance of a multi-instance plot has its own, and a colour given to one leaves the others distinct', async ({ page }) => {
+    await dropped20180102(page);
+    // An uncoloured singular plot: the swatch is the scheme colour the legend shows, not grey.
+    const load = chart(page, /Average Load/);
+    const loadColors = await legendColors(load);
+    let editor = await editChart(load);
+    const rows = editor.getByTestId('plot-row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(1).getByTestId('plot-colour')).toHaveValue(loadColors['# cpus'] ?? 'missing');
+    await expect(rows.nth(0).getByTestId('plot-colour')).toHaveValue(loadColors['1 min'] ?? 'missing');
+    expect(loadColors['# cpus']).not.toBe('#808080');
+    await editor.getByTestId('editor-close').click();
+
+    // The network chart: two plots (in, out), each over several interfaces, none coloured.
+    const net = chart(page, /Network Interface Bytes/);
+    await expect.poll(async () => Object.keys(await legendColors(net)).length, { timeout: 30_000 }).toBeGreaterThan(2);
+    const before = await legendColors(net);
+    // pmchart's #-cycle hands each instance its own colour.
+    expect(new Set(Object.values(before)).size).toBe(Object.keys(before).length);
+    editor = await editChart(net);
+    const inPlot = editor.getByTestId('plot-row').first();
+    const swatches = inPlot.getByTestId('instance-colour');
+    const insts = await swatches.evaluateAll((els) => els.map((e) => e.getAttribute('data-instance') ?? ''));
+    expect(insts.length).toBeGreaterThan(1);
+    for (const inst of insts) await expect(inPlot.locator(`[data-testid="instance-colour"][data-instance="${inst}"]`)).toHaveValue(before[`in ${inst}`] ?? 'missing');
+
+    // The user colours the second instance: only it changes; the rest keep their distinct colours.
+    const target = insts[1] ?? '';
+    await inPlot.locator(`[data-testid="instance-colour"][data-instance="${target}"]`).fill('#ff00ff');
+    await expect.poll(async () => (await legendColors(net))[`in ${target}`]).toBe('#ff00ff');
+    const after = await legendColors(net);
+    for (const [label, color] of Object.entries(before)) if (label !== `in ${target}`) expect(after[label]).toBe(color);
+    expect(new Set(Object.values(after)).size).toBe(Object.keys(after).length);
+    // And the first instance, given a colour too, keeps the second's.
+    const first = insts[0] ?? '';
+    await inPlot.locator(`[data-testid="instance-colour"][data-instance="${first}"]`).fill('#00aa00');
+    await expect.poll(async () => (await legendColors(net))[`in ${first}`]).toBe('#00aa00');
+    expect((await legendColors(net))[`in ${target}`]).toBe('#ff00ff');
+    await page.screenshot({ path: test.info().outputPath('instance-colours.png') });
   });
 });

@@ -10,6 +10,7 @@ import type { DisplayZone } from '../time/zone';
 import { describeError } from '../engine-client';
 import { ChartLegend } from './chart-legend';
 import { chartData, hasValueIn, nearestIndex } from './chart-series';
+import { reportShownColors } from './shown-colors';
 import { ChartTooltip, Crosshair } from './chart-hover';
 import { PlotSurface } from './plot-surface';
 import { useChartSeries, type ChartWindow } from './use-chart-series';
@@ -48,6 +49,10 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
   const { blocks, errors, loading } = useChartSeries(chart, sources, fetchWin, live);
   const hosts = useMemo(() => new Map(sources.map((s) => [s.id, s.summary?.hostname ?? ''])), [sources]);
   const data = useMemo(() => chartData(chart, blocks, hosts), [chart, blocks, hosts]);
+  useEffect(() => {
+    reportShownColors(chart.id, data.series.map((x) => ({ plotId: x.plotId, inst: x.key.slice(x.key.indexOf('\u0000') + 1), color: x.color })));
+  }, [chart.id, data.series]);
+  useEffect(() => () => reportShownColors(chart.id, []), [chart.id]);
   const range = useMemo(() => blocksRange(blocks), [blocks]);
   const el = useRef<HTMLDivElement>(null);
   const [surface, setSurface] = useState<PlotSurface | null>(null);
