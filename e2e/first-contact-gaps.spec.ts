@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { BAD, QA, chart, dropFiles, legendNumber, source } from './dash';
-import { openDemo } from './menus';
+import { download, openDemo } from './menus';
 
 const files = (base: string): string[] => ['meta', 'index', '0'].map((s) => `${base}.${s}`);
 
@@ -151,5 +151,73 @@ test.describe('colours in the chart editor', () => {
     await expect.poll(async () => (await legendColors(net))[`in ${first}`]).toBe('#00aa00');
     expect((await legendColors(net))[`in ${target}`]).toBe('#ff00ff');
     await page.screenshot({ path: test.info().outputPath('instance-colours.png') });
+  });
+});
+
+/**
+ * The columns of a PNG's row band [y0, y1) that hold ink (differ from the band's first
+ * pixel), grouped into runs split by gaps of 6 px or more: their centres.
+ */
+async function inkRuns(page: Page, png: Buffer, y0: number, y1: number): Promise<number[]> {
+  return page.evaluate(async ({ b64, y0, y1 }) => {
+    const img = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+    const c = new OffscreenCanvas(img.width, img.height);
+    const g = c.getContext('2d');
+    if (!g) throw new Error('no 2d context');
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, y0, img.width, y1 - y0).data;
+    const bg = [d[0] ?? 0, d[1] ?? 0, d[2] ?? 0];
+    const ink: boolean[] = [];
+    for (let x = 0; x < img.width; x++) {
+      let hit = false;
+      for (let r = 0; r < y1 - y0 && !hit; r++) {
+        const i = (r * img.width + x) * 4;
+        hit = Math.abs((d[i] ?? 0) - (bg[0] ?? 0)) + Math.abs((d[i + 1] ?? 0) - (bg[1] ?? 0)) + Math.abs((d[i + 2] ?? 0) - (bg[2] ?? 0)) > 120;
+      }
+      ink.push(hit);
+    }
+    const runs: number[] = [];
+    let start = -1;
+    let last = -100;
+    for (let x = 0; x <= ink.length; x++) {
+      if (x < ink.length && ink[x]) {
+        if (x - last >= 6) {
+          if (start >= 0) runs.push((start + last) / 2);
+          start = x;
+        }
+        last = x;
+      }
+    }
+    if (start >= 0) runs.push((start + last) / 2);
+    return runs;
+  }, { b64: png.toString('base64'), y0, y1 });
+}
+
+test.describe('PNG export', () => {
+  test('a chart and the whole tab as PNG carry the tab\'s time axis: the labels the page shows, where it shows them', async ({ page }) => {
+    await dropped20180102(page);
+    const load = chart(page, /Average Load/);
+    await load.getByTestId('chart-title').click();
+    // The page's axis: each label's centre from the left of the plot area.
+    const inner = await page.getByTestId('time-axis-plot').boundingBox();
+    const ticks = await page.getByTestId('axis-tick').evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return r.x + r.width / 2; }));
+    expect(ticks.length).toBeGreaterThan(2);
+    const want = ticks.map((x) => x - (inner?.x ?? 0));
+    const plotLeft = await load.getByTestId('chart-canvas').evaluate((c) => {
+      const y = c.parentElement?.querySelector('.plot-y');
+      return y ? y.getBoundingClientRect().width : 64;
+    });
+    for (const item of ['export-png-chart', 'export-png-tab']) {
+      const png = readFileSync(await (await download(page, 'export', item)).path());
+      await test.info().attach(`${item}.png`, { body: png, contentType: 'image/png' });
+      writeFileSync(test.info().outputPath(`${item}.png`), png);
+      const h = png.readUInt32BE(20);
+      // The axis strip is the 24 px above the 24 px footer; its labels are the lower 14 px.
+      const runs = await inkRuns(page, png, h - 48 + 7, h - 48 + 21);
+      expect(runs.length).toBe(want.length);
+      // Each label where the page has it; the edge ones are moved inward by the image's own
+      // margins, which are narrower than the page's.
+      runs.forEach((x, i) => expect(Math.abs(x - plotLeft - (want[i] ?? NaN))).toBeLessThan(i === 0 || i === runs.length - 1 ? 12 : 3));
+    }
   });
 });
