@@ -221,3 +221,20 @@ test.describe('PNG export', () => {
     }
   });
 });
+
+test.describe('the time bar at 1024 and 1920 px', () => {
+  for (const [w, h] of [[1024, 700], [1920, 1080]] as const) {
+    for (const theme of ['light', 'dark'] as const) {
+      test(`the position field shows every digit at ${w}×${h}, ${theme}`, async ({ page }) => {
+        await page.setViewportSize({ width: w, height: h });
+        await page.emulateMedia({ colorScheme: theme });
+        await dropped20180102(page);
+        const pos = page.getByTestId('position');
+        await expect(pos).toHaveValue(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
+        const fit = await pos.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+        expect(fit.scroll).toBeLessThanOrEqual(fit.client);
+        await page.getByTestId('time-bar').screenshot({ path: test.info().outputPath(`time-bar-${w}-${theme}.png`) });
+      });
+    }
+  }
+});
