@@ -93,30 +93,31 @@ test('every chart style chosen in the editor is drawn, with legend values equal 
 
 test('the legend hides and shows a series on click, isolates it on double-click and shows all again', async ({ page }) => {
   const mem = chart(page, /Real Memory Usage/);
-  await expect.poll(() => legendNumber(mem, 'free'), { timeout: 30_000 }).toBeGreaterThan(0);
-  const all = ['cached', 'bufmem', 'other', 'free'];
+  await expect.poll(() => legendNumber(mem, 'mem.util.free'), { timeout: 30_000 }).toBeGreaterThan(0);
+  // pmchart's Overview gives these plots no legend: each is labelled by its metric.
+  const all = ['mem.util.cached', 'mem.util.bufmem', 'mem.util.other', 'mem.util.free'];
   expect(await labels(mem)).toEqual(all);
   const button = (label: string): Locator => mem.locator(`[data-testid="legend-item"][data-label="${label}"] button`);
   const canvas = mem.getByTestId('chart-canvas');
   expect(await tooltipSeries(page, mem)).toEqual(all);
 
-  await button('bufmem').click();
-  await expect(button('bufmem')).toHaveAttribute('aria-pressed', 'false');
+  await button('mem.util.bufmem').click();
+  await expect(button('mem.util.bufmem')).toHaveAttribute('aria-pressed', 'false');
   await expect(canvas).toHaveAttribute('data-drawn-series', '3');
-  expect(await tooltipSeries(page, mem)).toEqual(['cached', 'other', 'free']);
+  expect(await tooltipSeries(page, mem)).toEqual(['mem.util.cached', 'mem.util.other', 'mem.util.free']);
 
-  await button('bufmem').click();
-  await expect(button('bufmem')).toHaveAttribute('aria-pressed', 'true');
+  await button('mem.util.bufmem').click();
+  await expect(button('mem.util.bufmem')).toHaveAttribute('aria-pressed', 'true');
   await expect(canvas).toHaveAttribute('data-drawn-series', '4');
   expect(await tooltipSeries(page, mem)).toEqual(all);
 
-  await button('other').dblclick();
-  for (const l of all) await expect(button(l)).toHaveAttribute('aria-pressed', l === 'other' ? 'true' : 'false');
+  await button('mem.util.other').dblclick();
+  for (const l of all) await expect(button(l)).toHaveAttribute('aria-pressed', l === 'mem.util.other' ? 'true' : 'false');
   await expect(canvas).toHaveAttribute('data-drawn-series', '1');
-  expect(await tooltipSeries(page, mem)).toEqual(['other']);
+  expect(await tooltipSeries(page, mem)).toEqual(['mem.util.other']);
 
   // Double-clicking the one left alone brings the others back.
-  await button('other').dblclick();
+  await button('mem.util.other').dblclick();
   for (const l of all) await expect(button(l)).toHaveAttribute('aria-pressed', 'true');
   await expect(canvas).toHaveAttribute('data-drawn-series', '4');
   expect(await tooltipSeries(page, mem)).toEqual(all);

@@ -244,9 +244,10 @@ test('each instance of a multi-instance plot has its own colour', async ({ page 
   expect(all.filter((s) => s.label.startsWith('in ')).length).toBeGreaterThanOrEqual(2);
   expect(all.filter((s) => s.label.startsWith('out ')).length).toBeGreaterThanOrEqual(2);
   expect(new Set(all.map((s) => s.color)).size).toBe(all.length);
-  // The user gives the "in" plot a colour: its first instance takes it, the rest stay apart.
+  // The user gives the "in" plot's first instance a colour (the editor has one swatch per
+  // instance): it takes it, the rest stay apart.
   await net.getByTestId('edit-chart').click();
-  await page.getByTestId('plot-row').first().getByLabel('colour').fill('#123456');
+  await page.getByTestId('plot-row').first().getByTestId('instance-colour').first().fill('#123456');
   await expect.poll(async () => (await swatches())[0]?.color).toBe('rgb(18, 52, 86)');
   const fixed = await swatches();
   expect(new Set(fixed.map((s) => s.color)).size).toBe(fixed.length);

@@ -118,6 +118,11 @@ export class EngineApi {
     return this.run(handle, 'PMNS', (ctx) => ctx.traverse(''));
   }
 
+  /** Whether each name is a metric of the source (pmLookupName, derived names included). */
+  hasMetrics(handle: SourceHandle, names: readonly string[]): Promise<boolean[]> {
+    return this.run(handle, 'metric names', async (ctx) => (await ctx.lookupNames(names)).map((id) => id >= 0));
+  }
+
   /** Descriptor, help text and instances of each named metric; errors stay per metric. */
   details(handle: SourceHandle, names: readonly string[]): Promise<MetricDetails[]> {
     return this.run(handle, 'metric details', async (ctx) => {

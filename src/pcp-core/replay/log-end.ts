@@ -44,6 +44,8 @@ export async function archiveEndOfCurrent(cursor: LogCursor): Promise<Timestamp 
   let found: LogRecord | undefined;
   let foundVol = -1;
   let physEnd = 0;
+  // Where the damage that hides the end was met, so PM_ERR_LOGREC can name it.
+  let damage: { readonly volume: string; readonly offset: number } | undefined;
   for (let vol = a.maxVol; vol >= a.minVol; vol--) {
     const vb = cursor.volumeBytes(cursor.cur, vol);
     if (!vb) continue;
@@ -58,6 +60,7 @@ export async function archiveEndOfCurrent(cursor: LogCursor): Promise<Timestamp 
       foundVol = vol;
       break;
     }
+    if (last === PM_ERR_LOGREC) damage ??= { volume: vb.name, offset: size };
     // A damaged or growing end: scan forwards from the last index entry inside the file.
     let logEnd = a.labelSize;
     let i = a.index.length - 1;
@@ -74,26 +77,39 @@ export async function archiveEndOfCurrent(cursor: LogCursor): Promise<Timestamp 
     if (logEnd > a.labelSize) {
       // The entry may point at the end of a record: step back over it first.
       const prev = await peekRead(cursor, vb, logEnd, false);
-      if (typeof prev === 'number') return PM_ERR_LOGREC;
+      if (typeof prev === 'number') return corrupt(cursor, { volume: vb.name, offset: logEnd });
       pos = logEnd - prev.buf.length;
     }
     for (;;) {
       const head = await vb.word(pos);
-      if (head === undefined || pos + head > physEnd) break;
+      if (head === undefined) break;
+      if (pos + head > physEnd) {
+        damage = { volume: vb.name, offset: pos };
+        break;
+      }
       const rec = await peekRead(cursor, vb, pos, true);
-      if (typeof rec === 'number') break;
+      if (typeof rec === 'number') {
+        if (rec === PM_ERR_LOGREC) damage = { volume: vb.name, offset: pos };
+        break;
+      }
       found = rec;
       foundVol = vol;
       pos += head;
     }
     if (found) break;
   }
-  if (!found) return PM_ERR_LOGREC;
+  if (!found) return corrupt(cursor, damage);
   if (foundVol === a.maxVol) {
     cursor.endTime = found.timestamp;
     cursor.physEnd = physEnd;
   }
   return found.timestamp;
+}
+
+/** PM_ERR_LOGREC, remembering on the cursor where the damage is (when known). */
+function corrupt(cursor: LogCursor, at: { readonly volume: string; readonly offset: number } | undefined): number {
+  if (at) cursor.lastCorrupt = at;
+  return PM_ERR_LOGREC;
 }
 
 /**

@@ -88,6 +88,8 @@ export class ReplaySession {
 
   /** pmFetch. Rejects with PmError (PM_ERR_EOL at either end). */
   async fetch(pmids: readonly PmId[]): Promise<Result> {
+    // A corrupt record is named only by the read that met it, never by an earlier one.
+    this.cursor.lastCorrupt = undefined;
     if (this.mode === PM_MODE_INTERP) {
       const when = this.originTs;
       const out = await this.interp.fetch(pmids, when, this.direction, this.profile);
@@ -121,8 +123,9 @@ export class ReplaySession {
 
   /** pmGetArchiveEnd. */
   async archiveEnd(): Promise<Timestamp> {
+    this.cursor.lastCorrupt = undefined;
     const end = await archiveEndOfSet(this.cursor);
-    if (typeof end === 'number') throw new PmError(end);
+    if (typeof end === 'number') throw this.failure(end);
     return end;
   }
 

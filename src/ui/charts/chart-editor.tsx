@@ -3,7 +3,8 @@
 // (all, a typed list, or a regex matching / not matching, plus a pick list of the metric's
 // instances as checkboxes showing what the selection takes) and legend. A derived-metric
 // expression can be typed and is validated as you type against the source, showing libpcp's
-// message with a caret under the offending position.
+// message with a caret under the offending position. Colour swatches show the colours drawn;
+// a multi-instance plot has one per instance.
 import { useEffect, useState } from 'react';
 import { asEngineError, getEngine } from '../engine-client';
 import { dash, useDash } from '../store';
@@ -11,6 +12,8 @@ import { CHART_STYLES, type ChartSpec, type PlotSpec } from '../state/model';
 import type { ExpressionCheck, InstanceSelector } from '../../workers/engine-types';
 import { selectedNames, toggledSelector } from './instance-picks';
 import { instancePatternError } from '../../workers/instance-pattern';
+import { cycleColor } from './palette';
+import { useShownColors, type ShownColor } from './shown-colors';
 
 const NO_INSTANCES: readonly string[] = [];
 
@@ -57,7 +60,36 @@ function useInstanceNames(plot: PlotSpec): readonly string[] {
   return got?.key === key ? got.names : NO_INSTANCES;
 }
 
-function PlotRow({ chart, plot }: { chart: ChartSpec; plot: PlotSpec }) {
+/**
+ * The plot's colours as drawn: one swatch for a singular plot, one per instance for a
+ * multi-instance one (pmchart's Plots tab gives every instance its own colour).
+ */
+function PlotColors({ chart, plot, shown }: { chart: ChartSpec; plot: PlotSpec; shown: readonly ShownColor[] }) {
+  if (shown.length <= 1) {
+    // Before anything is drawn, the plot's own colour or the scheme's first.
+    const value = shown[0]?.color ?? plot.color ?? cycleColor(0);
+    return <input type="color" aria-label="colour" data-testid="plot-colour" value={value} onChange={(e) => dash().changedPlot(chart.id, plot.id, { color: e.target.value })} />;
+  }
+  return (
+    <div className="inst-colours" role="group" aria-label={`colours of ${plot.metric}`} data-testid="instance-colours">
+      {shown.map((x) => (
+        <label key={x.inst} title={x.inst}>
+          <input
+            type="color"
+            aria-label={`colour of ${x.inst}`}
+            data-testid="instance-colour"
+            data-instance={x.inst}
+            value={x.color}
+            onChange={(e) => dash().changedPlot(chart.id, plot.id, { instanceColors: { ...plot.instanceColors, [x.inst]: e.target.value } })}
+          />
+          {x.inst}
+        </label>
+      ))}
+    </div>
+  );
+}
+
+function PlotRow({ chart, plot, shown }: { chart: ChartSpec; plot: PlotSpec; shown: readonly ShownColor[] }) {
   const [text, setText] = useState(selectorText(plot.instances));
   const bad = (plot.instances.kind === 'matching' || plot.instances.kind === 'not-matching') && !validRegex(plot.instances.pattern);
   const names = useInstanceNames(plot);
@@ -90,7 +122,7 @@ function PlotRow({ chart, plot }: { chart: ChartSpec; plot: PlotSpec }) {
         </div>
       )}
       <input aria-label="legend" placeholder="legend (%i %m …)" value={plot.legend ?? ''} onChange={(e) => dash().changedPlot(chart.id, plot.id, { legend: e.target.value || undefined })} />
-      <input type="color" aria-label="colour" value={plot.color ?? '#808080'} onChange={(e) => dash().changedPlot(chart.id, plot.id, { color: e.target.value })} />
+      <PlotColors chart={chart} plot={plot} shown={shown} />
       <button type="button" title="Remove plot" onClick={() => dash().removedPlot(chart.id, plot.id)}>✕</button>
     </li>
   );
@@ -152,6 +184,7 @@ function DerivedInput({ chart }: { chart: ChartSpec }) {
 
 export function ChartEditor({ chartId }: { chartId: string }) {
   const chart = useDash((s) => s.charts[chartId]);
+  const shown = useShownColors(chartId);
   const [min, setMin] = useState(chart?.yScale.mode === 'fixed' ? String(chart.yScale.min) : '0');
   const [max, setMax] = useState(chart?.yScale.mode === 'fixed' ? String(chart.yScale.max) : '100');
   if (!chart) return null;
@@ -185,7 +218,7 @@ export function ChartEditor({ chartId }: { chartId: string }) {
         <input aria-label="maximum" data-testid="editor-max" className={scaleBad ? 'bad' : ''} value={max} onChange={(e) => { setMax(e.target.value); if (fixed) applyScale(min, e.target.value); }} />
       </fieldset>
       <div className="panel-title">Plots</div>
-      <ul className="plots">{chart.plots.map((p) => <PlotRow key={p.id} chart={chart} plot={p} />)}</ul>
+      <ul className="plots">{chart.plots.map((p) => <PlotRow key={p.id} chart={chart} plot={p} shown={shown.filter((x) => x.plotId === p.id)} />)}</ul>
       <DerivedInput chart={chart} />
     </aside>
   );

@@ -133,4 +133,11 @@ describe('seriesColors', () => {
     const c = seriesColors([{ id: 'p1' }, { id: 'p2', color: CYCLE[0] }]);
     expect(c).toEqual([CYCLE[1], CYCLE[0]]);
   });
+  it('gives an instance its own colour over the plot colour, and keeps the others distinct', () => {
+    const p = { id: 'p1', color: '#123456', instanceColors: { b: '#abcdef', a: '#000001' } };
+    const c = seriesColors([{ ...p, inst: 'a' }, { ...p, inst: 'b' }, { ...p, inst: 'c' }, { ...p, inst: 'd' }]);
+    expect(c.slice(0, 2)).toEqual(['#000001', '#abcdef']);
+    expect(new Set(c).size).toBe(4);
+    expect(c).not.toContain('#123456');
+  });
 });

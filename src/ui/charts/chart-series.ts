@@ -102,7 +102,7 @@ export function chartData(chart: ChartSpec, blocks: ReadonlyMap<string, SeriesBl
     ? { factor: 1, label: '% utilization' }
     : units ? axisScale(units.u.units, maxAbs, units.u.utilization) : { factor: 1, label: '' };
 
-  const colors = seriesColors(raw.map((r) => r.plot));
+  const colors = seriesColors(raw.map((r) => ({ ...r.plot, inst: r.inst })));
   const series: DisplaySeries[] = raw.map((r, i) => {
     const values = scale.factor === 1 ? r.values : r.values.map((v) => v / scale.factor);
     return {
@@ -125,12 +125,14 @@ export function chartData(chart: ChartSpec, blocks: ReadonlyMap<string, SeriesBl
 /**
  * The colour of each series (one per plot instance, in chart order), as pmchart hands them
  * out: a plot without a colour takes the next colour of the chart's scheme (#-cycle) for each
- * of its instances. A plot's colour is its first instance's; its other instances take the
- * next scheme colours not used in the chart, so every instance of a multi-instance plot is
- * told apart (pmchart would paint them all alike).
+ * of its instances. Every instance can be given its own colour (pmchart's Plots tab, where
+ * each instance is a plot); a plot's colour is its first instance's, unless that has its own;
+ * the other instances take the next scheme colours not used in the chart, so every instance
+ * of a multi-instance plot is told apart (a pmchart view's one colour paints them all alike).
  */
-export function seriesColors(plots: readonly Pick<PlotSpec, 'id' | 'color'>[]): string[] {
-  const fixed = new Set(plots.flatMap((p) => (p.color ? [p.color.toLowerCase()] : [])));
+export function seriesColors(plots: readonly (Pick<PlotSpec, 'id' | 'color' | 'instanceColors'> & { readonly inst?: string })[]): string[] {
+  const own = (p: Pick<PlotSpec, 'instanceColors'> & { readonly inst?: string }): string | undefined => (p.inst !== undefined ? p.instanceColors?.[p.inst] : undefined);
+  const fixed = new Set(plots.flatMap((p) => [p.color, own(p)].flatMap((c) => (c ? [c.toLowerCase()] : []))));
   const used = new Set<string>();
   let next = 0;
   const fresh = (): string => {
@@ -145,7 +147,10 @@ export function seriesColors(plots: readonly Pick<PlotSpec, 'id' | 'color'>[]): 
   return plots.map((p) => {
     const first = !seen.has(p.id);
     seen.add(p.id);
-    const c = p.color && first ? p.color : fresh();
+    // Every series takes its scheme slot, coloured or not (pmchart's addItem does too), so a
+    // colour the user gives one series never moves the others'.
+    const scheme = fresh();
+    const c = own(p) ?? (p.color && first ? p.color : scheme);
     used.add(c);
     return c;
   });

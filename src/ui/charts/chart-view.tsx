@@ -10,6 +10,7 @@ import type { DisplayZone } from '../time/zone';
 import { describeError } from '../engine-client';
 import { ChartLegend } from './chart-legend';
 import { chartData, hasValueIn, nearestIndex, sourceFacts } from './chart-series';
+import { reportShownColors } from './shown-colors';
 import { ChartTooltip, Crosshair } from './chart-hover';
 import { PlotSurface } from './plot-surface';
 import { useChartSeries, type ChartWindow } from './use-chart-series';
@@ -49,6 +50,10 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
   const hosts = useMemo(() => new Map(sources.map((s) => [s.id, s.summary?.hostname ?? ''])), [sources]);
   const facts = useMemo(() => sourceFacts(chart, sources), [chart, sources]);
   const data = useMemo(() => chartData(chart, blocks, hosts, facts), [chart, blocks, hosts, facts]);
+  useEffect(() => {
+    reportShownColors(chart.id, data.series.map((x) => ({ plotId: x.plotId, inst: x.key.slice(x.key.indexOf('\u0000') + 1), color: x.color })));
+  }, [chart.id, data.series]);
+  useEffect(() => () => reportShownColors(chart.id, []), [chart.id]);
   const range = useMemo(() => blocksRange(blocks), [blocks]);
   const el = useRef<HTMLDivElement>(null);
   const [surface, setSurface] = useState<PlotSurface | null>(null);

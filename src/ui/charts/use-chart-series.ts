@@ -10,6 +10,10 @@ import { fetchStep } from '../series/buffered-window';
 import type { ChartSpec, SourceEntry } from '../state/model';
 import { MAX_POINTS } from '../state/time-slice';
 import type { EngineError } from '../../workers/engine-types';
+import { dash } from '../store';
+
+/** The engine's code for a corrupt archive record (pmErrSymbol of PM_ERR_LOGREC). */
+const PM_ERR_LOGREC_SYMBOL = 'PM_ERR_LOGREC';
 
 export interface ChartWindow {
   readonly t0Ms: number;
@@ -21,6 +25,8 @@ export interface ChartWindow {
 export interface ChartSeriesState {
   readonly blocks: ReadonlyMap<string, SeriesBlock>;
   readonly errors: readonly { readonly sourceId: string; readonly error: EngineError }[];
+  /** Corrupt records met: reported to the store as the source's damage, not per chart. */
+  readonly damaged: readonly { readonly sourceId: string; readonly error: EngineError }[];
   readonly loading: boolean;
 }
 
@@ -102,21 +108,29 @@ export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[]
     () => seriesCache.version(chart.id) + liveHub.version(chart.id),
   );
 
-  return useMemo(() => {
+  const state = useMemo((): ChartSeriesState => {
     const blocks = new Map<string, SeriesBlock>();
     const errors: { sourceId: string; error: EngineError }[] = [];
+    const damaged: { sourceId: string; error: EngineError }[] = [];
     let loading = false;
     for (const sourceId of groups.keys()) {
       const l = liveHub.get(chart.id, sourceId);
       const e = l.block || l.error ? { ...l, loading: false } : seriesCache.get(chart.id, sourceId);
       const src = sources.find((x) => x.id === sourceId);
       if (e.block) blocks.set(sourceId, shiftBlock(e.block, src?.offsetMs ?? 0));
-      // A source's own trouble (a lost connection) is told once, in the notification area.
-      if (e.error && src?.status === 'ready' && (src.connection === undefined || src.connection.state === 'connected')) errors.push({ sourceId, error: e.error });
+      // A source's own trouble (a lost connection) is told once, in the notification area; so
+      // is a corrupt record: every chart of the source would meet it.
+      if (e.error?.code === PM_ERR_LOGREC_SYMBOL) damaged.push({ sourceId, error: e.error });
+      else if (e.error && src?.status === 'ready' && (src.connection === undefined || src.connection.state === 'connected')) errors.push({ sourceId, error: e.error });
       loading ||= e.loading;
     }
-    return { blocks, errors, loading };
+    return { blocks, errors, damaged, loading };
     // `version` is the cache's change signal for this chart.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [version, groups, chart.id, sources]);
+
+  useEffect(() => {
+    for (const d of state.damaged) dash().metDamage(d.sourceId, d.error);
+  }, [state.damaged]);
+  return state;
 }

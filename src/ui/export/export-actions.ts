@@ -1,5 +1,5 @@
 // What the Export menu does (issue 8): the visible data as CSV, a chart or the whole tab as
-// PNG, and the visible time window of the open archives as new PCP archives. CSV asks the
+// PNG (with the tab's time axis), and the visible time window of the open archives as new PCP archives. CSV asks the
 // engine afresh for exactly the visible window on the charts' own grid (the series cache
 // holds padded windows); PNG composes what is on screen (title, the ECharts canvas, the
 // legend) onto one canvas; archives are cut by the engine (pmlogextract's semantics) and
@@ -13,6 +13,7 @@ import { fetchStep } from '../series/buffered-window';
 import type { ChartSpec, SourceEntry } from '../state/model';
 import { MAX_POINTS } from '../state/time-slice';
 import { dash } from '../store';
+import { axisLabels, type AxisPlacement } from '../time/time-axis';
 import { formatIso, type DisplayZone } from '../time/zone';
 import { chartColumns, formatCsv, type CsvColumn } from './csv';
 import { downloadBlob, safeFileName } from './download';
@@ -98,6 +99,8 @@ async function drawn(el: Element): Promise<void> {
 }
 
 const FONT = "12px 'DejaVu Sans', Verdana, sans-serif";
+/** The on-screen axis font (time-axis.tsx sizes its label boxes for it). */
+const AXIS_FONT = "11px 'DejaVu Sans', Verdana, sans-serif";
 
 /** Draws one chart section (title, canvas, legend) at `y`; returns its height. */
 function drawChart(ctx: CanvasRenderingContext2D | null, el: HTMLElement, y: number, width: number, colors: { text: string; muted: string }): number {
@@ -146,7 +149,26 @@ function drawChart(ctx: CanvasRenderingContext2D | null, el: HTMLElement, y: num
   return rowY - y + 6;
 }
 
-/** A PNG of the selected chart or of every chart of the tab, with the time window underneath. */
+/** Height of the time axis strip under the charts (tick marks, then labels). */
+const AXIS_PX = 24;
+
+/** The time axis at `y`: a line over the plot area, tick marks and the labels the tab's axis shows. */
+function drawTimeAxis(ctx: CanvasRenderingContext2D, y: number, place: AxisPlacement, t0Ms: number, t1Ms: number, zone: DisplayZone, colors: { text: string; muted: string }): void {
+  const plotPx = place.boxPx - place.leftPx - place.rightPx;
+  ctx.fillStyle = colors.muted;
+  ctx.fillRect(place.leftPx, y, plotPx, 1);
+  ctx.font = AXIS_FONT;
+  ctx.textAlign = 'center';
+  for (const l of axisLabels(t0Ms, t1Ms, zone, place)) {
+    ctx.fillStyle = colors.muted;
+    ctx.fillRect(place.leftPx + Math.round(l.x), y, 1, 5);
+    ctx.fillStyle = colors.text;
+    ctx.fillText(l.text, place.leftPx + l.left + l.w / 2, y + 17);
+  }
+  ctx.textAlign = 'left';
+}
+
+/** A PNG of the selected chart or of every chart of the tab, with the time axis and window underneath. */
 export async function chartsPng(scope: 'tab' | 'chart', zone: DisplayZone): Promise<Blob> {
   const charts = chartsInScope(scope);
   const els = charts.flatMap((c) => {
@@ -161,7 +183,7 @@ export async function chartsPng(scope: 'tab' | 'chart', zone: DisplayZone): Prom
   const width = Math.max(...els.map((e) => e.querySelector('.chart-canvas')?.getBoundingClientRect().width ?? e.clientWidth));
   const heights = els.map((e) => drawChart(null, e, 0, width, colors));
   const footer = 24;
-  const height = heights.reduce((a, b) => a + b, 0) + footer;
+  const height = heights.reduce((a, b) => a + b, 0) + AXIS_PX + footer;
   const scale = window.devicePixelRatio || 1;
   const canvas = document.createElement('canvas');
   canvas.width = Math.ceil(width * scale);
@@ -176,9 +198,17 @@ export async function chartsPng(scope: 'tab' | 'chart', zone: DisplayZone): Prom
     drawChart(ctx, el, y, width, colors);
     y += heights[i] ?? 0;
   });
+  // The tab's one time axis under the charts, as on screen and in pmchart's export.
+  const first = els[0];
+  const area = first ? surfaceOf(first)?.plotArea() : undefined;
+  const t0Ms = Number(first?.dataset.windowStart);
+  const t1Ms = Number(first?.dataset.windowEnd);
+  if (area) drawTimeAxis(ctx, y, { boxPx: width, leftPx: area.left, rightPx: width - area.left - area.width }, t0Ms, t1Ms, zone, colors);
+  y += AXIS_PX;
   const s = dash();
   ctx.fillStyle = colors.muted;
   ctx.font = FONT;
+  ctx.textAlign = 'left';
   ctx.fillText(`${formatIso(s.positionMs - s.windowMs, zone)} – ${formatIso(s.positionMs, zone)} (${zone.label})`, 8, y + 16);
   return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the PNG could not be encoded'))), 'image/png'));
 }

@@ -48,6 +48,9 @@ function sourceItems(sources: readonly SourceEntry[]): Item[] {
     if (s.status === 'failed' && s.error) {
       out.push({ key: `${s.id}:failed`, kind: 'error', sourceId: s.id, text: `Could not open ${sentence(name, s.error)}`, details: detailsOf(s.error), dismiss: () => dash().forgotSource(s.id) });
     }
+    if (s.status === 'ready' && s.damage) {
+      out.push({ key: `${s.id}:damage`, kind: 'error', sourceId: s.id, text: `Reading ${sentence(name, s.damage)}`, details: detailsOf(s.damage) });
+    }
     const c = s.connection;
     if (s.status === 'ready' && c && c.state !== 'connected' && c.state !== 'closed') {
       const retry = c.state === 'reconnecting' && c.retryInMs !== undefined ? `; retrying in ${Math.ceil(c.retryInMs / 1000)} s (attempt ${c.attempts ?? 1})` : '';

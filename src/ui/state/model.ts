@@ -31,6 +31,11 @@ export interface SourceEntry {
    * its own time + offsetMs, so two incidents on different days line up. 0 or absent: none.
    */
   readonly offsetMs?: number;
+  /**
+   * A corrupt record met while reading an open archive (PM_ERR_LOGREC, named by volume and
+   * byte offset): the same for every chart of the source, so told once, as a notice.
+   */
+  readonly damage?: EngineError;
 }
 
 /** pmchart's chart styles; 'stacked-area' is pmchart's "stacking". */
@@ -50,8 +55,13 @@ export interface PlotSpec {
   readonly instances: InstanceSelector;
   /** Legend template (pmchart wildcards %i %I %h %H %m %M); undefined = metric[instance]. */
   readonly legend?: string;
-  /** Explicit colour; undefined = next from the chart's palette. */
+  /** Explicit colour (of the first instance of a multi-instance plot); undefined = next from the chart's palette. */
   readonly color?: string;
+  /**
+   * Colours the user gave single instances, by instance name (pmchart's Plots tab: every
+   * instance is a plot with its own colour); they win over `color`.
+   */
+  readonly instanceColors?: Readonly<Record<string, string>>;
   /** pmchart's optional-plot: silently absent when the metric is missing. */
   readonly optional?: boolean;
 }

@@ -25,6 +25,8 @@ export interface SourcesSlice {
   /** The user closed a source: its charts' plots stay, showing the source as closed. */
   closedSource(id: string): void;
   choseSource(id: string): void;
+  /** Reading an open archive met a corrupt record (kept once: the first place met). */
+  metDamage(id: string, error: EngineError): void;
   /** A source is dropped from the list altogether (the demo, replaced by what the user opened). */
   forgotSource(id: string): void;
   /** The user shifted an archive source in time (drawn at its own time + offsetMs). */
@@ -64,6 +66,9 @@ export const createSourcesSlice: SliceCreator<SourcesSlice> = (set, get) => ({
   },
   failedOpening(id, error) {
     set((s) => ({ sources: patch(s.sources, id, { status: 'failed', error, progress: undefined }) }));
+  },
+  metDamage(id, error) {
+    if (get().sources.some((x) => x.id === id && x.damage === undefined)) set((s) => ({ sources: patch(s.sources, id, { damage: error }) }));
   },
   closedSource(id) {
     set((s) => ({

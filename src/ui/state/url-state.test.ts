@@ -18,7 +18,7 @@ const cpu: ChartSpec = {
 const disks: ChartSpec = {
   id: 'c7', title: 'Disks, "busy"', style: 'stacked-bar', yScale: { mode: 'fixed', min: 0, max: 100 }, legend: false, rate: false,
   plots: [
-    { id: 'p9', sourceId: 's3', metric: 'disk.dev.util', instances: { kind: 'matching', pattern: '^(sd|vd)' } },
+    { id: 'p9', sourceId: 's3', metric: 'disk.dev.util', instances: { kind: 'matching', pattern: '^(sd|vd)' }, instanceColors: { sdb: '#00aa00' } },
     { id: 'p10', sourceId: 's2', metric: 'busy', expr: 'disk.all.avactive / 1000', instances: { kind: 'list', names: ['a b', 'c,d'] } },
   ],
   hidden: [seriesKey('p9', 'sda'), seriesKey('p9', 'sdb')],
@@ -67,6 +67,7 @@ describe('url state', () => {
       ['s8', 'disk.dev.util', undefined, { kind: 'matching', pattern: '^(sd|vd)' }],
       ['s7', 'busy', 'disk.all.avactive / 1000', { kind: 'list', names: ['a b', 'c,d'] }],
     ]);
+    expect(c?.plots[0]?.instanceColors).toEqual({ sdb: '#00aa00' });
     expect(c?.hidden).toEqual([seriesKey(c?.plots[0]?.id ?? '', 'sda'), seriesKey(c?.plots[0]?.id ?? '', 'sdb')]);
     expect(layout.charts[t1?.chartIds[0] ?? '']?.hidden).toHaveLength(1);
     expect(snap.time).toEqual({ positionMs: 1700000123456.5, intervalMs: 2000, intervalFixed: true, windowMs: 120000, zone: 'utc', liveIntervalMs: 1000, liveHistoryMs: 60000 });

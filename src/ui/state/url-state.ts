@@ -29,6 +29,8 @@ export interface SnapshotPlot {
   readonly instances: InstanceSelector;
   readonly legend?: string;
   readonly color?: string;
+  /** Colours of single instances, by instance name. */
+  readonly ic?: Readonly<Record<string, string>>;
   readonly optional?: boolean;
 }
 
@@ -111,6 +113,7 @@ export function takeSnapshot(st: SnapshotInput): DashSnapshot {
         instances: p.instances,
         ...(p.legend !== undefined && { legend: p.legend }),
         ...(p.color !== undefined && { color: p.color }),
+        ...(p.instanceColors !== undefined && { ic: p.instanceColors }),
         ...(p.optional && { optional: true }),
       }));
       const hidden = c.plots.flatMap((p, i) => c.hidden.filter((k) => k.startsWith(seriesKey(p.id, ''))).map((k) => [i, k.slice(seriesKey(p.id, '').length)] as const));
@@ -198,6 +201,12 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const bool = (v: unknown, dflt: boolean): boolean => (typeof v === 'boolean' ? v : dflt);
+/** An instance → '#rrggbb' map from a link; anything else in it is left out. */
+function colorMap(v: unknown): Record<string, string> | undefined {
+  if (!isObj(v)) return undefined;
+  const out = Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string' && /^#[0-9a-f]{6}$/i.test(e[1])));
+  return Object.keys(out).length > 0 ? out : undefined;
+}
 
 /** Older snapshot versions, brought to the current one (none exist yet: v1 is the first). */
 function migrate(raw: Obj): Obj | string {
@@ -277,7 +286,8 @@ export function restoreSnapshot(input: unknown): RestoreResult {
         const expr = str(p.expr);
         const legend = str(p.legend);
         const color = str(p.color);
-        return [{ s, metric, ...(expr !== undefined && { expr }), instances, ...(legend !== undefined && { legend }), ...(color !== undefined && { color }), ...(p.optional === true && { optional: true }) }];
+        const ic = colorMap(p.ic);
+        return [{ s, metric, ...(expr !== undefined && { expr }), instances, ...(legend !== undefined && { legend }), ...(color !== undefined && { color }), ...(ic !== undefined && { ic }), ...(p.optional === true && { optional: true }) }];
       });
       const style = CHART_STYLES.includes(c.style as ChartStyle) ? (c.style as ChartStyle) : 'line';
       if (style !== c.style) warnings.push(`${where}: unknown style ${JSON.stringify(c.style)}, drawn as lines`);
@@ -333,7 +343,7 @@ export function snapshotLayout(s: DashSnapshot, sourceIds: readonly (string | un
           dropped++;
           return;
         }
-        const plot: PlotSpec = { id: next('p'), sourceId, metric: p.metric, instances: p.instances, ...(p.expr !== undefined && { expr: p.expr }), ...(p.legend !== undefined && { legend: p.legend }), ...(p.color !== undefined && { color: p.color }), ...(p.optional && { optional: true }) };
+        const plot: PlotSpec = { id: next('p'), sourceId, metric: p.metric, instances: p.instances, ...(p.expr !== undefined && { expr: p.expr }), ...(p.legend !== undefined && { legend: p.legend }), ...(p.color !== undefined && { color: p.color }), ...(p.ic !== undefined && { instanceColors: p.ic }), ...(p.optional && { optional: true }) };
         plots.push(plot);
         for (const [pi, inst] of c.hidden) if (pi === i) hidden.push(seriesKey(plot.id, inst));
       });

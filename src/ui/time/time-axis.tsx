@@ -21,7 +21,7 @@ function labelPx(text: string): number {
   return w;
 }
 
-interface Label {
+export interface AxisLabel {
   readonly t: number;
   readonly x: number;
   readonly text: string;
@@ -30,8 +30,8 @@ interface Label {
 }
 
 /** Each tick's label box; a label moved inward at an edge that would meet its neighbour gives way. */
-function placeLabels(ticks: readonly { t: number; x: number; text: string }[], plotPx: number, place: AxisPlacement): Label[] {
-  const out: Label[] = [];
+function placeLabels(ticks: readonly { t: number; x: number; text: string }[], plotPx: number, place: AxisPlacement): AxisLabel[] {
+  const out: AxisLabel[] = [];
   let prevRight = -Infinity;
   for (const k of ticks) {
     const w = labelPx(k.text);
@@ -52,15 +52,25 @@ interface Props {
   readonly kind: 'live' | 'archive';
 }
 
+/**
+ * The labelled ticks of a window (x and label box from the plot area's left edge): what the
+ * tab's axis shows, and what the PNG export draws under the charts.
+ */
+export function axisLabels(t0Ms: number, t1Ms: number, zone: DisplayZone, place: AxisPlacement): AxisLabel[] {
+  const plotPx = place.boxPx - place.leftPx - place.rightPx;
+  if (!(Number.isFinite(t0Ms) && Number.isFinite(t1Ms) && t1Ms > t0Ms && plotPx > 0)) return [];
+  const span = t1Ms - t0Ms;
+  const fmt = tickFormatter(span);
+  const w0 = shiftMs(t0Ms, zone);
+  const w1 = shiftMs(t1Ms, zone);
+  const ticks = shiftedTicks(t0Ms, t1Ms, zone, tickStepMs(span, plotPx));
+  return placeLabels(ticks.map((t) => ({ t, x: ((t - w0) / (w1 - w0)) * plotPx, text: fmt(t) })), plotPx, place);
+}
+
 export function TimeAxis({ t0Ms, t1Ms, zone, place, kind }: Props) {
   const plotPx = place.boxPx - place.leftPx - place.rightPx;
   const ok = Number.isFinite(t0Ms) && Number.isFinite(t1Ms) && t1Ms > t0Ms && plotPx > 0;
-  const span = t1Ms - t0Ms;
-  const fmt = tickFormatter(span);
-  const w0 = ok ? shiftMs(t0Ms, zone) : 0;
-  const w1 = ok ? shiftMs(t1Ms, zone) : 1;
-  const ticks = ok ? shiftedTicks(t0Ms, t1Ms, zone, tickStepMs(span, plotPx)) : [];
-  const items = ok ? placeLabels(ticks.map((t) => ({ t, x: ((t - w0) / (w1 - w0)) * plotPx, text: fmt(t) })), plotPx, place) : [];
+  const items = axisLabels(t0Ms, t1Ms, zone, place);
   return (
     <div className="time-axis" data-testid="time-axis" data-kind={kind} data-window-start={ok ? t0Ms : undefined} data-window-end={ok ? t1Ms : undefined}>
       <div className="time-axis-inner" data-testid="time-axis-plot" style={{ left: place.leftPx, right: place.rightPx }}>

@@ -1,49 +1,41 @@
-// The startup dashboard: pmchart's Overview view re-expressed (docs/pmchart-reference.md §1c:
-// CPU utilization, load average with the CPU count, disk IOPS, network bytes, memory), built
-// for one source from the metrics it actually has, so a newcomer sees real charts at once; and
-// where a newly opened source's Overview goes.
+// The startup dashboard: pmchart's Overview view (CPU utilization, load average with the CPU
+// count, disk IOPS, network bytes, memory) exactly as the core's STANDARD_VIEWS re-expresses
+// it — one definition, the one the Views menu offers too — bound to one source and kept to the
+// metrics that source has (asked by name, not by walking its PMNS), so a newcomer sees real
+// charts at once; and where a newly opened source's Overview goes.
 import { getEngine } from '../engine-client';
 import { dash } from '../store';
-import type { ChartSpec, PlotSpec, TabSpec } from '../state/model';
+import type { ChartSpec, TabSpec } from '../state/model';
 import type { SourceSummary } from '../../workers/engine-types';
+import type { StandardViewEntry } from '../../workers/views-api';
+import { viewToDashboard, type NewChart } from './view-mapping';
 
-type NewPlot = Omit<PlotSpec, 'id'>;
-type NewChart = Omit<ChartSpec, 'id' | 'plots'> & { plots: NewPlot[] };
+/**
+ * The Overview charts for a source: the standard view's charts bound to it, each plot kept
+ * only where `has` says the source has its metric (every plot is then optional, as the
+ * Overview of an arbitrary host must be), charts left empty dropped.
+ */
+export function overviewCharts(overview: Pick<StandardViewEntry, 'view' | 'colors'>, sourceId: string, hostname: string, has: (name: string) => boolean): NewChart[] {
+  const { tabs } = viewToDashboard(overview.view, { defaultSourceId: sourceId, sources: [{ id: sourceId, hostname }], colors: overview.colors });
+  return tabs
+    .flatMap((t) => t.charts)
+    .map((c) => ({ ...c, plots: c.plots.filter((p) => has(p.metric)).map((p) => ({ ...p, optional: true })) }))
+    .filter((c) => c.plots.length > 0);
+}
 
-const chart = (title: string, style: ChartSpec['style'], plots: NewPlot[]): NewChart => ({ title, style, yScale: { mode: 'auto' }, legend: true, rate: true, plots, hidden: [] });
+/** The metric names a view's plots use, once each. */
+function viewMetrics(overview: Pick<StandardViewEntry, 'view'>): string[] {
+  return [...new Set(overview.view.tabs.flatMap((t) => t.charts.flatMap((c) => c.plots.map((p) => p.metric))))];
+}
 
-/** The Overview charts for a source; `has` says which metrics it has. */
-export function overviewCharts(sourceId: string, has: (name: string) => boolean): NewChart[] {
-  const p = (metric: string, legend: string, color?: string, extra: Partial<NewPlot> = {}): NewPlot | undefined =>
-    has(metric) ? { sourceId, metric, legend, color, instances: { kind: 'all' }, optional: true, ...extra } : undefined;
-  const keep = (plots: (NewPlot | undefined)[]): NewPlot[] => plots.filter((x): x is NewPlot => x !== undefined);
-  const charts: NewChart[] = [
-    chart('CPU Utilization [%h]', 'utilization', keep([
-      p('kernel.all.cpu.user', 'User', '#2d2dd6'),
-      p('kernel.all.cpu.sys', 'Sys', '#e01010'),
-      p('kernel.all.cpu.nice', 'Nice', '#b7e8b0'),
-      p('kernel.all.cpu.intr', 'Intr', '#c8b400'),
-      p('kernel.all.cpu.wait.total', 'Wait', '#00c8c8'),
-      p('kernel.all.cpu.steal', 'Steal', '#f0a0f0'),
-      p('kernel.all.cpu.idle', 'Idle', '#18c818'),
-    ])),
-    chart('Average Load [%h]', 'line', keep([
-      p('kernel.all.load', '1 min', '#c8a800', { instances: { kind: 'list', names: ['1 minute'] } }),
-      p('hinv.ncpu', '# cpus', '#0000ff'),
-    ])),
-    chart('IOPS over all Disks [%h]', 'stacked-bar', keep([p('disk.all.read', 'Reads'), p('disk.all.write', 'Writes', '#ee82ee')])),
-    chart('Network Interface Bytes [%h]', 'stacked-area', keep([
-      p('network.interface.in.bytes', 'in %i', undefined, { instances: { kind: 'not-matching', pattern: '^(lo|bond|virbr|vnet|tun|docker|veth|br-)' } }),
-      p('network.interface.out.bytes', 'out %i', undefined, { instances: { kind: 'not-matching', pattern: '^(lo|bond|virbr|vnet|tun|docker|veth|br-)' } }),
-    ])),
-    chart('Real Memory Usage [%h]', 'stacked-area', keep([
-      p('mem.util.cached', 'cached', '#a0f0a0'),
-      p('mem.util.bufmem', 'bufmem', '#f060a0'),
-      p('mem.util.other', 'other', '#f8a830'),
-      p('mem.util.free', 'free', '#10d010'),
-    ])),
-  ];
-  return charts.filter((c) => c.plots.length > 0);
+/** The Overview charts of a source, asking the engine about the view's own names only. */
+async function overviewFor(sourceId: string, summary: SourceSummary): Promise<NewChart[]> {
+  const overview = (await getEngine().standardViews()).find((v) => v.name === 'Overview');
+  if (!overview) throw new Error('the standard views have no Overview');
+  const names = viewMetrics(overview);
+  const present = await getEngine().hasMetrics(summary.handle, names);
+  const has = new Set(names.filter((_, i) => present[i] === true));
+  return overviewCharts(overview, sourceId, summary.hostname, (n) => has.has(n));
 }
 
 /** The source the page opened by default (the bundled demo), and the layout its Overview was built as. */
@@ -69,7 +61,7 @@ export function untouchedDemo(): string | undefined {
  * link) gets no Overview: its tab is brought forward.
  */
 export async function showOverviewFor(sourceId: string, summary: SourceSummary, opts: { readonly isDefault?: boolean } = {}): Promise<{ tabId: string; replaced: string | undefined }> {
-  const names = new Set(await getEngine().listMetrics(summary.handle));
+  const charts = await overviewFor(sourceId, summary);
   // From here on no await: two sources opened together (`?host=a&host=b`, a drop of two
   // hosts) must each see the other's tab, not both the same empty one.
   const d = dash();
@@ -78,7 +70,6 @@ export async function showOverviewFor(sourceId: string, summary: SourceSummary, 
   // The first archive's tab is pmchart's "Overview"; a source beside others is named by its
   // tab (the archive's name), a live host always (pmchart keeps live and archive tabs apart).
   const live = summary.kind === 'live' ? `Live ${summary.hostname}` : undefined;
-  const charts = overviewCharts(sourceId, (n) => names.has(n));
   const replaced = untouchedDemo();
   let tabId: string;
   if (replaced !== undefined) {

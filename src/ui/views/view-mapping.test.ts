@@ -26,7 +26,7 @@ const charts: Record<string, ChartSpec> = {
       { id: 'p3', sourceId: 's1', metric: 'disk.dev.read', instances: { kind: 'list', names: ['sda', 'nvme0n1 (x.y)'] }, legend: '%i' },
       { id: 'p4', sourceId: 's1', metric: 'busy', expr: 'disk.all.avactive / 1000', instances: { kind: 'all' } },
       { id: 'p5', sourceId: 's1', metric: 'kernel.all.load', instances: { kind: 'list', names: ['1 minute'] }, color: 'violet' },
-      { id: 'p6', sourceId: 's1', metric: 'network.interface.in.bytes', instances: { kind: 'not-matching', pattern: '^lo' } },
+      { id: 'p6', sourceId: 's1', metric: 'network.interface.in.bytes', instances: { kind: 'not-matching', pattern: '^lo' }, instanceColors: { eth0: '#112233', 'wlan 1': '#abcdef' } },
     ],
   },
 };

@@ -35,6 +35,8 @@ interface PlotExtras {
   list?: string[];
   /** A derived plot is written as optional-plot; this is whether it really was optional. */
   optional?: boolean;
+  /** Colours of single instances (pmchart would write each instance as its own plot line). */
+  colors?: Record<string, string>;
 }
 
 function directive<T>(comments: readonly string[] | undefined, prefix: string): T | undefined {
@@ -83,6 +85,14 @@ function instancesToView(i: InstanceSelector): { instances: ViewInstances; list?
     case 'matching': return { instances: { kind: 'matching', pattern: i.pattern } };
     case 'not-matching': return { instances: { kind: 'not-matching', pattern: i.pattern } };
   }
+}
+
+/** A directive's instance colours, only well-formed '#rrggbb' entries. */
+function instanceColorsOf(px: PlotExtras | undefined): Record<string, string> | undefined {
+  const c = px?.colors;
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) return undefined;
+  const out = Object.fromEntries(Object.entries(c).filter((e): e is [string, string] => typeof e[1] === 'string' && /^#[0-9a-f]{6}$/i.test(e[1])));
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** Where a view's plots go: the current source, and the sources by host name. */
@@ -139,6 +149,7 @@ export function viewToDashboard(view: ViewFile, ctx: BindContext): { tabs: Mappe
           instances: instancesFromView(p.instances, px),
           ...(p.legend !== undefined && { legend: p.legend }),
           ...(color !== undefined && { color }),
+          ...(instanceColorsOf(px) !== undefined && { instanceColors: instanceColorsOf(px) }),
           ...((typeof px?.optional === 'boolean' ? px.optional : p.optional) && { optional: true }),
         };
       });
@@ -194,7 +205,7 @@ function chartToView(c: ChartSpec, withHosts: boolean, hostOf: (id: string) => s
   if (hidden.length > 0) extras.hidden = hidden;
   const plots = c.plots.map((p): ViewPlot => {
     const { instances, list } = instancesToView(p.instances);
-    const px: PlotExtras = { ...(p.expr !== undefined && { expr: p.expr, optional: p.optional === true }), ...(list && { list }) };
+    const px: PlotExtras = { ...(p.expr !== undefined && { expr: p.expr, optional: p.optional === true }), ...(list && { list }), ...(p.instanceColors && { colors: { ...p.instanceColors } }) };
     const host = withHosts ? hostOf(p.sourceId) : '';
     return {
       // A derived plot has no metric pmchart could find: optional, so pmchart skips it quietly.
