@@ -177,7 +177,8 @@ describe('CLI error-path fuzzing', () => {
     let err = '';
     const status = await main(['values', '-a', base, 'hotproc.psinfo.utime'], { stdout: () => undefined, stderr: (t) => void (err += t) });
     expect(status).toBe(1);
-    expect(err).toBe(`pmdash values: ${base}: Corrupted record in a PCP archive log\n`);
+    // The damage is named by volume and byte offset (where the cut record starts).
+    expect(err).toBe(`pmdash values: ${base}.0 at offset 16021: Corrupted record in a PCP archive log\n`);
   });
 
   it('in a child process: the real exit status and stderr', { timeout: 300_000 }, async () => {
