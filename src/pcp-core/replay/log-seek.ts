@@ -121,7 +121,7 @@ export async function setTime(cursor: LogCursor, origin: Timestamp, direction: D
       }
       if (cursor.serial && direction === MODE_FORW) {
         // The entry may point at the end of its record: back up over one record.
-        await cursor.read(MODE_BACK);
+        if (!cursor.tryRead(MODE_BACK)) await cursor.read(MODE_BACK);
       }
     }
   } else if (direction === MODE_FORW) {
