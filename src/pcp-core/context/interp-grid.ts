@@ -24,6 +24,10 @@ export const STEPPED_MIN_INTERVALS = 4;
 
 export type InterpReplay = 'sequential' | 'stepped';
 
+/** Stepped replay asks the context to read this many samples ahead (several reads in flight
+ *  instead of one at a time; Context.prefetch). */
+const PREFETCH_SAMPLES = 8;
+
 /** The grid: `count` samples at origin + k·deltaNs, k = 0 … count − 1. */
 export interface InterpGrid {
   readonly origin: Timestamp;
@@ -63,8 +67,12 @@ export async function fetchInterpGrid(
 ): Promise<void> {
   const stepped = replay === 'stepped' && grid.deltaNs > 0n;
   if (!stepped) ctx.setMode(PM_MODE_INTERP, grid.origin, grid.deltaNs);
+  else for (let k = 0; k < Math.min(grid.count, PREFETCH_SAMPLES); k++) ctx.prefetch?.(gridTime(grid, k));
   for (let k = 0; k < grid.count; k++) {
-    if (stepped) ctx.setMode(PM_MODE_INTERP, gridTime(grid, k), grid.deltaNs);
+    if (stepped) {
+      if (k + PREFETCH_SAMPLES < grid.count) ctx.prefetch?.(gridTime(grid, k + PREFETCH_SAMPLES));
+      ctx.setMode(PM_MODE_INTERP, gridTime(grid, k), grid.deltaNs);
+    }
     let out: Result | PmError;
     try {
       out = await ctx.fetch(pmids);

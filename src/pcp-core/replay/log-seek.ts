@@ -79,8 +79,9 @@ function orderedIndex(ix: TemporalIndexEntries, maxVol: number): OrderedIndex | 
   return o;
 }
 
-/** The first entry whose time is not before `origin` (ix.length when none). */
-function firstNotBefore(ix: TemporalIndexEntries, origin: Timestamp): number {
+/** The first entry whose time is not before `origin` (ix.length when none); the index must
+ *  be ordered in time (as pmlogger writes it). */
+export function firstNotBefore(ix: TemporalIndexEntries, origin: Timestamp): number {
   let lo = 0;
   let hi = ix.length;
   while (lo < hi) {
