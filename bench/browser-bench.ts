@@ -14,9 +14,10 @@
 //     from it (time-shifted copies joined), in a temporary directory removed afterwards.
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, copyFileSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { decompressedQaArchive, joinedShiftedArchive } from '../test/big-archives';
 import type { MeasuredResult } from './harness';
 
 const QA_ARCHIVE = '/var/lib/pcp/testsuite/archives/20180416.10.00';
@@ -52,57 +53,9 @@ async function startServer(): Promise<{ url: string; proc: ChildProcess }> {
   return { url, proc };
 }
 
-/** The QA archive with every volume decompressed: about 420 MB in a fresh temporary directory. */
+/** The QA archive with every volume decompressed: about 313 MB in `dir`. */
 function bigArchive(dir: string): string[] {
-  const base = join(dir, '20180416.10.00');
-  copyFileSync(`${QA_ARCHIVE}.index`, `${base}.index`);
-  const files = [`${base}.index`];
-  for (const part of ['meta', '0', '1', '2', '3']) {
-    const out = openSync(`${base}.${part}`, 'w');
-    const r = spawnSync('xz', ['-dc', `${QA_ARCHIVE}.${part}.xz`], { stdio: ['ignore', out, 'pipe'], maxBuffer: 1 << 20 });
-    closeSync(out);
-    if (r.status !== 0) throw new Error(`xz -dc ${QA_ARCHIVE}.${part}.xz: ${r.stderr.toString()}`);
-    files.push(`${base}.${part}`);
-  }
-  const total = files.reduce((n, f) => n + statSync(f).size, 0);
-  if (total < 200 * 1024 * 1024) throw new Error(`benchmark archive is only ${total} bytes`);
-  return files;
-}
-
-/** Where PCP keeps pmlogrewrite (PCP_BINADM_DIR in $PCP_CONF, else /etc/pcp.conf). */
-function pcpBinadm(tool: string): string {
-  const conf = process.env.PCP_CONF ?? '/etc/pcp.conf';
-  const m = /^PCP_BINADM_DIR=(.*)$/m.exec(spawnSync('cat', [conf], { encoding: 'utf8' }).stdout ?? '');
-  return m?.[1] ? join(m[1].trim(), tool) : tool;
-}
-
-/**
- * About 1.3 GB, one 18 h archive: the decompressed QA archive (made by bigArchive in `dir`)
- * and three copies shifted by 4 h 32 min each with pmlogrewrite, joined by pmlogextract. The
- * shifted copies are deleted once joined.
- */
-function hugeArchive(dir: string): string[] {
-  const plain = join(dir, '20180416.10.00');
-  const parts = [plain];
-  for (let k = 1; k <= 3; k++) {
-    const min = k * 272;
-    const conf = join(dir, `shift${k}.conf`);
-    writeFileSync(conf, `global { time -> +${Math.floor(min / 60)}:${String(min % 60).padStart(2, '0')}:00 }\n`);
-    const out = join(dir, `shifted${k}`);
-    const r = spawnSync(pcpBinadm('pmlogrewrite'), ['-c', conf, plain, out], { stdio: ['ignore', 'ignore', 'pipe'] });
-    if (r.status !== 0) throw new Error(`pmlogrewrite ${plain}: ${r.stderr.toString()}`);
-    parts.push(out);
-  }
-  const joined = join(dir, 'joined');
-  const r = spawnSync('pmlogextract', [...parts, joined], { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (r.status !== 0) throw new Error(`pmlogextract: ${r.stderr.toString()}`);
-  for (const f of readdirSync(dir)) if (/^shifted\d/.test(f)) rmSync(join(dir, f));
-  const files = readdirSync(dir)
-    .filter((f) => f.startsWith('joined.'))
-    .map((f) => join(dir, f));
-  const total = files.reduce((n, f) => n + statSync(f).size, 0);
-  if (total < 1.2e9) throw new Error(`benchmark archive is only ${total} bytes`);
-  return files;
+  return decompressedQaArchive(dir);
 }
 
 /** Stages files in a detached input, then times a real drop until the first legend value. */
@@ -364,7 +317,7 @@ async function wholeArchiveRows(browser: Browser, url: string, wanted: (name: st
     }
     if (wanted(WHOLE_HUGE)) {
       process.stderr.write(`bench: ${WHOLE_HUGE}… (making the archive)\n`);
-      const files = hugeArchive(dir);
+      const files = joinedShiftedArchive(dir);
       const mb = files.reduce((n, f) => n + statSync(f).size, 0) / 1048576;
       out.push(await wholeArchive(browser, url, { name: WHOLE_HUGE, files, base: join(dir, 'joined'), what: `a ${mb.toFixed(0)} MB archive (the QA archive and 3 copies shifted by pmlogrewrite, joined by pmlogextract)` }));
     }
