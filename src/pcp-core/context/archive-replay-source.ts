@@ -14,9 +14,10 @@ import type { InDom, PmId, Timestamp } from '../types';
 const PREFETCH_BLOCKS = 24;
 /** Blocks a volume remembers as read: a window read again (another chart) is not read ahead again. */
 const READ_MEMORY = 8192;
-/** Around an index entry, the bytes a re-seek reads: a record back, a few forwards. */
-const BEFORE_ENTRY = 256 * 1024;
-const AFTER_ENTRY = 768 * 1024;
+/** Around the index entry a re-seek starts from, the bytes it usually reads (a record back, a
+ *  couple forwards on pmlogger's ~100 KB index spacing); more is read on demand. */
+const BEFORE_ENTRY = 32 * 1024;
+const AFTER_ENTRY = 384 * 1024;
 
 /**
  * One volume's reads, with blocks (VolumeBytes' alignment) read ahead on request. A read the
@@ -126,17 +127,19 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     },
   };
   const prefetch = (at: Timestamp): void => {
-    // The archive holding `at` (the last one starting at or before it), then the index
-    // entries either side of it: where __pmLogSetTime will position.
+    // The archive holding `at` (the last one starting at or before it), then the index entry
+    // __pmLogSetTime will position at.
     let i = 0;
     while (i + 1 < archives.length && compare(archives[i + 1]?.start, at) <= 0) i++;
     const ix = archives[i]?.index;
     if (!ix || ix.length === 0) return;
     const j = firstNotBefore(ix, at);
-    for (const e of [j - 1, j]) {
-      if (e < 0 || e >= ix.length) continue;
-      reads[i]?.get(ix.vol[e])?.prefetch(ix.offData[e] - BEFORE_ENTRY, BEFORE_ENTRY + AFTER_ENTRY);
-    }
+    // The nearer of the entries either side, as __pmLogSetTime picks (roughly: a hint).
+    const after = j < ix.length ? ix.sec[j] + ix.nsec[j] / 1e9 - (at.sec + at.nsec / 1e9) : Infinity;
+    const before = j > 0 ? at.sec + at.nsec / 1e9 - (ix.sec[j - 1] + ix.nsec[j - 1] / 1e9) : Infinity;
+    const e = after <= before ? j : j - 1;
+    if (e < 0 || e >= ix.length) return;
+    reads[i]?.get(ix.vol[e])?.prefetch(ix.offData[e] - BEFORE_ENTRY, BEFORE_ENTRY + AFTER_ENTRY);
   };
   return { replay: { archives, meta }, prefetch };
 }
