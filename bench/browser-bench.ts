@@ -10,11 +10,14 @@
 //   - the whole archive in the Overview: the QA archive's 4.5 h drawn by the range picker's
 //     "Whole archive" until every chart has its values; native: `pmchart -o` exporting the
 //     Overview over the same span at the same interval (as many visible points) under Xvfb.
+//     Three archives: the QA archive as shipped (xz), decompressed (328 MB), and 1.3 GB made
+//     from it (time-shifted copies joined), in a temporary directory removed afterwards.
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { decompressedQaArchive, joinedShiftedArchive } from '../test/big-archives';
 import type { MeasuredResult } from './harness';
 
 const QA_ARCHIVE = '/var/lib/pcp/testsuite/archives/20180416.10.00';
@@ -50,21 +53,9 @@ async function startServer(): Promise<{ url: string; proc: ChildProcess }> {
   return { url, proc };
 }
 
-/** The QA archive with every volume decompressed: about 420 MB in a fresh temporary directory. */
+/** The QA archive with every volume decompressed: about 313 MB in `dir`. */
 function bigArchive(dir: string): string[] {
-  const base = join(dir, '20180416.10.00');
-  copyFileSync(`${QA_ARCHIVE}.index`, `${base}.index`);
-  const files = [`${base}.index`];
-  for (const part of ['meta', '0', '1', '2', '3']) {
-    const out = openSync(`${base}.${part}`, 'w');
-    const r = spawnSync('xz', ['-dc', `${QA_ARCHIVE}.${part}.xz`], { stdio: ['ignore', out, 'pipe'], maxBuffer: 1 << 20 });
-    closeSync(out);
-    if (r.status !== 0) throw new Error(`xz -dc ${QA_ARCHIVE}.${part}.xz: ${r.stderr.toString()}`);
-    files.push(`${base}.${part}`);
-  }
-  const total = files.reduce((n, f) => n + statSync(f).size, 0);
-  if (total < 200 * 1024 * 1024) throw new Error(`benchmark archive is only ${total} bytes`);
-  return files;
+  return decompressedQaArchive(dir);
 }
 
 /** Stages files in a detached input, then times a real drop until the first legend value. */
@@ -212,14 +203,14 @@ async function playFrames(browser: Browser, url: string): Promise<MeasuredResult
 }
 
 /** pmchart -o of the Overview over `points` samples `intervalSec` apart ending at `originSec` after the start. */
-function nativeWholeMs(points: number, intervalSec: number, originSec: number, dir: string): number | undefined {
+function nativeWholeMs(archive: string, points: number, intervalSec: number, originSec: number, dir: string): number | undefined {
   const have = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
   if (!have('pmchart') || !have('xvfb-run')) return undefined;
   const out = join(dir, 'whole.png');
   const run = (): number => {
     const t0 = process.hrtime.bigint();
     // -O is the right edge of the window (docs/pmchart-reference.md D9); -s/-v as many points.
-    const r = spawnSync('xvfb-run', ['-a', 'pmchart', '-a', QA_ARCHIVE, '-z', '-t', `${intervalSec}sec`, '-s', String(points), '-v', String(points), '-O', `+${originSec}sec`, '-c', 'Overview', '-o', out, '-g', '1100x950'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const r = spawnSync('xvfb-run', ['-a', 'pmchart', '-a', archive, '-z', '-t', `${intervalSec}sec`, '-s', String(points), '-v', String(points), '-O', `+${originSec}sec`, '-c', 'Overview', '-o', out, '-g', '1100x950'], { stdio: ['ignore', 'ignore', 'pipe'] });
     if (r.status !== 0) throw new Error(`pmchart -o: ${r.stderr.toString().slice(0, 400)}`);
     return Number(process.hrtime.bigint() - t0) / 1e6;
   };
@@ -227,15 +218,24 @@ function nativeWholeMs(points: number, intervalSec: number, originSec: number, d
   return median([run(), run(), run()]);
 }
 
-/** Drops the QA archive, then times "Whole archive" until every Overview chart shows values. */
-async function wholeArchive(browser: Browser, url: string): Promise<MeasuredResult> {
+/** An archive for the whole-archive rows: the files a drop hands over and the base pmchart opens. */
+interface BenchArchive {
+  readonly name: string;
+  readonly files: readonly string[];
+  readonly base: string;
+  /** How it was made, for the row's description. */
+  readonly what: string;
+}
+
+/** Drops `archive`, then times "Whole archive" until every Overview chart shows values. */
+async function wholeArchive(browser: Browser, url: string, archive: BenchArchive): Promise<MeasuredResult> {
   const times: number[] = [];
   let shape = { interval: NaN, window: NaN, position: NaN, start: NaN, charts: 0 };
   for (let i = 0; i < 3; i++) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     await page.goto(`${url}?empty`);
     await page.getByTestId('time-bar').waitFor();
-    await timeDrop(page, ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${QA_ARCHIVE}.${s}`));
+    await timeDrop(page, archive.files);
     await page.waitForFunction(() => document.querySelectorAll('.spinner').length === 0, undefined, { timeout: 120_000 });
     await page.getByTestId('range-picker').click();
     const ms = await page.evaluate(
@@ -271,7 +271,7 @@ async function wholeArchive(browser: Browser, url: string): Promise<MeasuredResu
   }
   const pmdashMs = median(times);
   // The archive's label start (pmdumplog -L) locates the window for pmchart's -O.
-  const label = spawnSync('pmdumplog', ['-L', '-Z', 'UTC', QA_ARCHIVE], { encoding: 'utf8' }).stdout;
+  const label = spawnSync('pmdumplog', ['-L', '-Z', 'UTC', archive.base], { encoding: 'utf8' }).stdout;
   const m = /commencing \w+ (\w+) +(\d+) (\d+):(\d+):(\d+)\.(\d+) (\d+)/.exec(label);
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   shape.start = m ? Date.UTC(Number(m[7]), months.indexOf(m[1] ?? ''), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) + Number(`0.${m[6] ?? '0'}`) * 1000 : NaN;
@@ -280,22 +280,56 @@ async function wholeArchive(browser: Browser, url: string): Promise<MeasuredResu
   const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-'));
   let nativeMs: number | undefined;
   try {
-    nativeMs = nativeWholeMs(points, shape.interval / 1000, Math.round(originSec), dir);
+    nativeMs = nativeWholeMs(archive.base, points, shape.interval / 1000, Math.round(originSec), dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   return {
-    name: 'ui: whole archive Overview 20180416.10.00',
-    work: `"Whole archive" on the dropped QA archive: ${shape.charts} Overview charts over ${(shape.window / 3_600_000).toFixed(2)} h at ${shape.interval / 1000} s (${points} points), until every chart shows values (native: pmchart -o of the Overview, same span and interval, -s/-v ${points}, under Xvfb)`,
+    name: archive.name,
+    work: `"Whole archive" on ${archive.what}: ${shape.charts} Overview charts over ${(shape.window / 3_600_000).toFixed(2)} h at ${shape.interval / 1000} s (${points} points), until every chart shows values (native: pmchart -o of the Overview, same span and interval, -s/-v ${points}, under Xvfb)`,
     pmdashMs,
     nativeMs,
     ratio: nativeMs === undefined ? undefined : pmdashMs / nativeMs,
   };
 }
 
+const WHOLE_XZ = 'ui: whole archive Overview 20180416.10.00';
+const WHOLE_PLAIN = 'ui: whole archive Overview 20180416.10.00 uncompressed (328 MB)';
+const WHOLE_HUGE = 'ui: whole archive Overview 1.3 GB (4 time-shifted copies joined)';
+
+/** The whole-archive rows that pass `wanted`; the big archives live in one temporary directory. */
+async function wholeArchiveRows(browser: Browser, url: string, wanted: (name: string) => boolean): Promise<MeasuredResult[]> {
+  const out: MeasuredResult[] = [];
+  if (wanted(WHOLE_XZ)) {
+    process.stderr.write(`bench: ${WHOLE_XZ}…\n`);
+    const files = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${QA_ARCHIVE}.${s}`);
+    out.push(await wholeArchive(browser, url, { name: WHOLE_XZ, files, base: QA_ARCHIVE, what: 'the dropped QA archive (4 xz volumes)' }));
+  }
+  if (!wanted(WHOLE_PLAIN) && !wanted(WHOLE_HUGE)) return out;
+  const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-'));
+  try {
+    const plain = bigArchive(dir);
+    const base = join(dir, '20180416.10.00');
+    if (wanted(WHOLE_PLAIN)) {
+      process.stderr.write(`bench: ${WHOLE_PLAIN}…\n`);
+      const mb = plain.reduce((n, f) => n + statSync(f).size, 0) / 1048576;
+      out.push(await wholeArchive(browser, url, { name: WHOLE_PLAIN, files: plain, base, what: `the QA archive decompressed (${mb.toFixed(0)} MB, 4 volumes)` }));
+    }
+    if (wanted(WHOLE_HUGE)) {
+      process.stderr.write(`bench: ${WHOLE_HUGE}… (making the archive)\n`);
+      const files = joinedShiftedArchive(dir);
+      const mb = files.reduce((n, f) => n + statSync(f).size, 0) / 1048576;
+      out.push(await wholeArchive(browser, url, { name: WHOLE_HUGE, files, base: join(dir, 'joined'), what: `a ${mb.toFixed(0)} MB archive (the QA archive and 3 copies shifted by pmlogrewrite, joined by pmlogextract)` }));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
+
 /** Runs the browser benchmarks whose names pass `wanted`. */
 export async function runBrowserBenchmarks(wanted: (name: string) => boolean): Promise<MeasuredResult[]> {
-  const names = ['ui: drop → first chart', 'ui: play 16 charts × 8 series', 'ui: whole archive Overview 20180416.10.00'];
+  const names = ['ui: drop → first chart', 'ui: play 16 charts × 8 series', WHOLE_XZ, WHOLE_PLAIN, WHOLE_HUGE];
   if (!names.some(wanted)) return [];
   const { url, proc } = await startServer();
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -309,10 +343,7 @@ export async function runBrowserBenchmarks(wanted: (name: string) => boolean): P
       process.stderr.write(`bench: ${names[1]}…\n`);
       out.push(await playFrames(browser, url));
     }
-    if (wanted(names[2] ?? '')) {
-      process.stderr.write(`bench: ${names[2]}…\n`);
-      out.push(await wholeArchive(browser, url));
-    }
+    out.push(...(await wholeArchiveRows(browser, url, wanted)));
     return out;
   } finally {
     await browser.close();

@@ -140,7 +140,7 @@ export class EngineApi {
     const entry = this.sources.get(req.handle);
     const endMs = entry?.opened.endMs;
     const define = entry ? (expr: string) => defineExpression(entry, expr) : undefined;
-    return this.run(req.handle, 'series', (ctx) => fetchSeries(ctx, req, endMs !== undefined && Number.isFinite(endMs) ? endMs : Infinity, define));
+    return this.run(req.handle, 'series', (ctx) => fetchSeries(ctx, req, endMs !== undefined && Number.isFinite(endMs) ? endMs : Infinity, define, entry?.opened.intervalMs ?? 0));
   }
 
   /**

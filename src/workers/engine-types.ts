@@ -164,6 +164,8 @@ export interface SeriesBlock {
   readonly timestamps: Float64Array;
   readonly plots: readonly PlotInfo[];
   readonly columns: readonly SeriesColumn[];
+  /** How an archive window was replayed (pcp-core/context/interp-grid.ts); absent for live. */
+  readonly replay?: 'sequential' | 'stepped';
 }
 
 /** Everything the metric browser shows about one metric. */

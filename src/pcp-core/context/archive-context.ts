@@ -42,6 +42,7 @@ export class ArchiveContext implements Context {
   private constructor(
     readonly set: ArchiveSet,
     readonly session: ReplaySession,
+    private readonly readAhead: (at: Timestamp) => void,
   ) {
     const label = set.label;
     this.source = {
@@ -56,8 +57,8 @@ export class ArchiveContext implements Context {
 
   /** A context over an already opened ArchiveSet (it takes ownership: close() closes it). */
   static async fromSet(set: ArchiveSet, options: ArchiveContextOptions = {}): Promise<ArchiveContext> {
-    const replay = await replaySetOf(set);
-    return new ArchiveContext(set, new ReplaySession(replay, { counterWrap: options.counterWrap, ignoreMarks: options.ignoreMarks }));
+    const { replay, prefetch } = await replaySetOf(set);
+    return new ArchiveContext(set, new ReplaySession(replay, { counterWrap: options.counterWrap, ignoreMarks: options.ignoreMarks }), prefetch);
   }
 
   // ----- metadata -----
@@ -126,6 +127,11 @@ export class ArchiveContext implements Context {
 
   changeProfile(change: ProfileChange): void {
     this.session.changeProfile(change);
+  }
+
+  /** Hint that a pmSetMode to `at` and a fetch will follow: the bytes there are read ahead. */
+  prefetch(at: Timestamp): void {
+    this.readAhead(at);
   }
 
   fetch(ids: readonly PmId[]): Promise<Result> {

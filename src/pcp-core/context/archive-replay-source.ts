@@ -1,22 +1,102 @@
 // Adapter from the archive reader (src/pcp-core/archive: ArchiveSet, merged metadata) to the
 // replay engine's input (replay/replay-source.ts). Data volumes are opened (labels checked)
 // once here, so replay can ask for any volume synchronously; their bytes are still read
-// lazily, block by block, as records are needed.
+// lazily, block by block, as records are needed — or ahead, when a stepped replay says where
+// its next samples are (prefetch): a re-seek per sample otherwise waits on one read at a time.
 import type { ArchiveSet } from '../archive';
-import type { InDom, PmId } from '../types';
+import type { ByteSource } from '../io/byte-source';
+import { firstNotBefore } from '../replay/log-seek';
 import type { InDomObservation, ReplayArchive, ReplayMetadata, ReplaySet, ReplayVolume } from '../replay/replay-source';
+import { BLOCK_SIZE } from '../replay/volume-bytes';
+import type { InDom, PmId, Timestamp } from '../types';
 
-export async function replaySetOf(set: ArchiveSet): Promise<ReplaySet> {
+/** Blocks read ahead and not yet used, per volume: a few samples' worth, bounded memory. */
+const PREFETCH_BLOCKS = 24;
+/** Blocks a volume remembers as read: a window read again (another chart) is not read ahead again. */
+const READ_MEMORY = 8192;
+/** Around the index entry a re-seek starts from, the bytes it usually reads (a record back, a
+ *  couple forwards on pmlogger's ~100 KB index spacing); more is read on demand. */
+const BEFORE_ENTRY = 32 * 1024;
+const AFTER_ENTRY = 384 * 1024;
+
+/**
+ * One volume's reads, with blocks (VolumeBytes' alignment) read ahead on request. A read the
+ * replay makes is answered from a block read ahead when one covers it; a block read ahead
+ * that failed is dropped and the replay's own read then meets (and reports) the failure.
+ */
+class VolumeReads {
+  private readonly ahead = new Map<number, Promise<Uint8Array>>();
+  private readonly read = new Set<number>();
+
+  constructor(private readonly source: ByteSource) {}
+
+  get size(): number {
+    return this.source.size;
+  }
+
+  private remember(block: number): void {
+    if (this.read.size >= READ_MEMORY) this.read.clear();
+    this.read.add(block);
+  }
+
+  /** Starts reading the blocks covering [offset, offset+length) not read before. */
+  prefetch(offset: number, length: number): void {
+    const first = Math.max(0, Math.floor(offset / BLOCK_SIZE));
+    const last = Math.floor((Math.min(offset + length, this.source.size) - 1) / BLOCK_SIZE);
+    for (let b = first; b <= last; b++) {
+      if (this.read.has(b) || this.ahead.has(b)) continue;
+      if (this.ahead.size >= PREFETCH_BLOCKS) {
+        const oldest = this.ahead.keys().next().value;
+        if (oldest !== undefined) this.ahead.delete(oldest);
+      }
+      this.remember(b);
+      const p = this.source.read(b * BLOCK_SIZE, BLOCK_SIZE);
+      this.ahead.set(b, p);
+      // A failed read ahead is forgotten: the replay's own read of these bytes reports it.
+      p.catch(() => this.ahead.delete(b));
+    }
+  }
+
+  async bytes(offset: number, length: number): Promise<Uint8Array> {
+    const b = Math.floor(offset / BLOCK_SIZE);
+    const pending = Math.floor((offset + length - 1) / BLOCK_SIZE) === b ? this.ahead.get(b) : undefined;
+    if (pending) {
+      const block = await pending.catch(() => undefined);
+      if (block) {
+        // A whole block goes to VolumeBytes' cache: no need to keep it here too.
+        if (offset === b * BLOCK_SIZE && length === BLOCK_SIZE) this.ahead.delete(b);
+        const start = offset - b * BLOCK_SIZE;
+        return block.subarray(start, Math.min(start + length, block.length));
+      }
+    }
+    if (offset % BLOCK_SIZE === 0 && length === BLOCK_SIZE) this.remember(b);
+    return this.source.read(offset, length);
+  }
+}
+
+/** The replay input over an opened set, and its read-ahead for stepped replay. */
+export interface ArchiveReplay {
+  readonly replay: ReplaySet;
+  /** Hint: a re-seek to `at` will follow; its neighbourhood is read ahead. */
+  readonly prefetch: (at: Timestamp) => void;
+}
+
+export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
   const archives: ReplayArchive[] = [];
+  const reads: Map<number, VolumeReads>[] = [];
   for (const a of set.archives) {
     const volumes = new Map<number, ReplayVolume>();
+    const mine = new Map<number, VolumeReads>();
     for (let v = a.minVol; v <= a.maxVol; v++) {
       const reader = await a.volume(v);
       if (reader) {
         const source = reader.source;
-        volumes.set(v, { size: reader.size, read: (offset, length) => source.read(offset, length), readAhead: async () => source.readAhead?.(0, source.size) });
+        const r = new VolumeReads(source);
+        mine.set(v, r);
+        volumes.set(v, { size: reader.size, read: (offset, length) => r.bytes(offset, length), readAhead: async () => source.readAhead?.(0, source.size) });
       }
     }
+    reads.push(mine);
     archives.push({
       name: a.name,
       version: a.format.version,
@@ -46,5 +126,25 @@ export async function replaySetOf(set: ArchiveSet): Promise<ReplaySet> {
       return obs;
     },
   };
-  return { archives, meta };
+  const prefetch = (at: Timestamp): void => {
+    // The archive holding `at` (the last one starting at or before it), then the index entry
+    // __pmLogSetTime will position at.
+    let i = 0;
+    while (i + 1 < archives.length && compare(archives[i + 1]?.start, at) <= 0) i++;
+    const ix = archives[i]?.index;
+    if (!ix || ix.length === 0) return;
+    const j = firstNotBefore(ix, at);
+    // The nearer of the entries either side, as __pmLogSetTime picks (roughly: a hint).
+    const after = j < ix.length ? ix.sec[j] + ix.nsec[j] / 1e9 - (at.sec + at.nsec / 1e9) : Infinity;
+    const before = j > 0 ? at.sec + at.nsec / 1e9 - (ix.sec[j - 1] + ix.nsec[j - 1] / 1e9) : Infinity;
+    const e = after <= before ? j : j - 1;
+    if (e < 0 || e >= ix.length) return;
+    reads[i]?.get(ix.vol[e])?.prefetch(ix.offData[e] - BEFORE_ENTRY, BEFORE_ENTRY + AFTER_ENTRY);
+  };
+  return { replay: { archives, meta }, prefetch };
+}
+
+function compare(a: Timestamp | undefined, b: Timestamp): number {
+  if (!a) return 1;
+  return a.sec !== b.sec ? a.sec - b.sec : a.nsec - b.nsec;
 }

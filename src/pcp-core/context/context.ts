@@ -109,6 +109,12 @@ export interface Context {
   changeProfile(change: ProfileChange): void;
   /** pmFetch: rejects with PmError (PM_ERR_EOL at either end of an archive, ...). */
   fetch(ids: readonly PmId[]): Promise<Result>;
+  /**
+   * Optional hint (no PMAPI equivalent): a pmSetMode to `at` and a fetch will follow soon, so
+   * an archive context may start reading there (interp-grid.ts, stepped replay). Changes no
+   * state that a fetch can observe.
+   */
+  prefetch?(at: Timestamp): void;
 
   /** pmDestroyContext. */
   close(): Promise<void>;

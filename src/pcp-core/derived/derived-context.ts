@@ -362,6 +362,10 @@ export class DerivedContext implements Context {
     this.inner.changeProfile(change);
   }
 
+  prefetch(at: Timestamp): void {
+    this.inner.prefetch?.(at);
+  }
+
   /**
    * The metrics a fetch of derived `id` asks the inner context for (binding it if need be):
    * [] when it has none (constants, anonymous metrics, a failed binding); undefined when `id`

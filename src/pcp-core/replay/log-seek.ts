@@ -6,6 +6,7 @@
 import { PM_ERR_LOGFILE } from '../errors';
 import type { Timestamp } from '../types';
 import { MODE_BACK, MODE_FORW, type Direction, type LogCursor } from './log-cursor';
+import type { TemporalIndexEntries } from './replay-source';
 import { secondsBetween, timestampSub } from './log-time';
 
 function entrySub(cursor: LogCursor, j: number, origin: Timestamp): number {
@@ -44,6 +45,65 @@ function lastVolumeSize(cursor: LogCursor): number {
   return vb.size;
 }
 
+interface OrderedIndex {
+  /** Entries in the last volume, in index order (their offsets never decrease). */
+  readonly maxVolEntries: Int32Array;
+}
+
+const ordered = new WeakMap<TemporalIndexEntries, OrderedIndex | null>();
+
+/** Whether the index's times never decrease and the last volume's offsets never decrease
+ *  (what pmlogger writes); null when not, and setTime scans from the first entry. */
+function orderedIndex(ix: TemporalIndexEntries, maxVol: number): OrderedIndex | null {
+  let o = ordered.get(ix);
+  if (o === undefined) {
+    o = { maxVolEntries: new Int32Array(0) };
+    const m: number[] = [];
+    for (let e = 0; e < ix.length; e++) {
+      if (e > 0 && (ix.sec[e] < ix.sec[e - 1] || (ix.sec[e] === ix.sec[e - 1] && ix.nsec[e] < ix.nsec[e - 1]))) {
+        o = null;
+        break;
+      }
+      if (ix.vol[e] === maxVol) {
+        const prev = m[m.length - 1];
+        if (prev !== undefined && ix.offData[e] < ix.offData[prev]) {
+          o = null;
+          break;
+        }
+        m.push(e);
+      }
+    }
+    if (o) o = { maxVolEntries: Int32Array.from(m) };
+    ordered.set(ix, o);
+  }
+  return o;
+}
+
+/** The first entry whose time is not before `origin` (ix.length when none); the index must
+ *  be ordered in time (as pmlogger writes it). */
+export function firstNotBefore(ix: TemporalIndexEntries, origin: Timestamp): number {
+  let lo = 0;
+  let hi = ix.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ix.sec[mid] < origin.sec || (ix.sec[mid] === origin.sec && ix.nsec[mid] < origin.nsec)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first position in `entries` whose offset exceeds `size` (entries.length when none). */
+function firstBeyond(ix: TemporalIndexEntries, entries: Int32Array, size: number): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ix.offData[entries[mid] ?? 0] > size) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 /**
  * __pmLogSetTime: positions the cursor for reading from `origin` in `direction`. Returns 0
  * or a negative code. Leaves the position remembered (ac_offset/ac_vol).
@@ -66,6 +126,21 @@ export async function setTime(cursor: LogCursor, origin: Timestamp, direction: D
     let match = false;
     let maxVolSize = -1;
     let e = 0;
+    // The scan below stops at the first entry not before `origin` or past a truncated last
+    // volume; in an ordered index it can start where those can first occur (a re-seek per
+    // sample over a large index would otherwise cost a pass over the index per fetch).
+    const fast = orderedIndex(ix, a.maxVol);
+    if (fast) {
+      const lo = firstNotBefore(ix, origin);
+      const m = fast.maxVolEntries;
+      if (m.length > 0 && (m[0] ?? lo) < lo) {
+        maxVolSize = lastVolumeSize(cursor);
+        const k = firstBeyond(ix, m, maxVolSize);
+        e = k < m.length && (m[k] ?? lo) < lo ? (m[k] ?? lo) : lo;
+      } else {
+        e = lo;
+      }
+    }
     for (; e < ix.length; e++) {
       const vol = ix.vol[e];
       if (vol < a.minVol) continue;
@@ -121,7 +196,7 @@ export async function setTime(cursor: LogCursor, origin: Timestamp, direction: D
       }
       if (cursor.serial && direction === MODE_FORW) {
         // The entry may point at the end of its record: back up over one record.
-        await cursor.read(MODE_BACK);
+        if (!cursor.tryRead(MODE_BACK)) await cursor.read(MODE_BACK);
       }
     }
   } else if (direction === MODE_FORW) {

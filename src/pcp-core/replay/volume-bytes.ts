@@ -6,7 +6,7 @@ import type { ReplayVolume } from './replay-source';
 
 // 1 MiB blocks: few ByteSource reads (each one a round trip through the platform's I/O)
 // for the mostly sequential access of a replay; 16 of them keep a neighbourhood resident.
-const BLOCK_SIZE = 1 << 20;
+export const BLOCK_SIZE = 1 << 20;
 const MAX_BLOCKS = 16;
 
 export class VolumeBytes {
