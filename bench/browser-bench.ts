@@ -12,10 +12,11 @@
 //     Overview over the same span at the same interval (as many visible points) under Xvfb.
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MeasuredResult } from './harness';
+import { plainArchive } from './plain-archive';
 
 const QA_ARCHIVE = '/var/lib/pcp/testsuite/archives/20180416.10.00';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -293,9 +294,131 @@ async function wholeArchive(browser: Browser, url: string): Promise<MeasuredResu
   };
 }
 
+/** RSS and peak RSS (VmHWM), in MB, summed over the Chromium renderer processes under `browserPid`. */
+function rendererMemory(browserPid: number): { rssMb: number; peakMb: number; processes: number } {
+  const children = new Map<number, number[]>();
+  const renderers: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // The parent pid follows the command name in parentheses.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('--type=renderer')) renderers.push(Number(entry));
+    } catch {
+      continue; // the process ended while being listed: it is not ours to count
+    }
+  }
+  const ours = new Set<number>();
+  const walk = (pid: number): void => {
+    for (const c of children.get(pid) ?? []) {
+      ours.add(c);
+      walk(c);
+    }
+  };
+  walk(browserPid);
+  let rssKb = 0;
+  let peakKb = 0;
+  let processes = 0;
+  for (const pid of renderers.filter((p) => ours.has(p))) {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    rssKb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    peakKb += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    processes++;
+  }
+  return { rssMb: rssKb / 1024, peakMb: peakKb / 1024, processes };
+}
+
+/** pmchart's peak RSS (MB, GNU time's %M) exporting the Overview of `archive` over `points` samples; undefined when unavailable. */
+function nativeWholePeakMb(archive: string, points: number, intervalSec: number, originSec: number, dir: string): number | undefined {
+  const have = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+  if (!have('pmchart') || !have('xvfb-run') || !existsSync('/usr/bin/time')) return undefined;
+  const out = join(dir, 'whole.png');
+  const peaks = join(dir, 'peak-kb');
+  // time wraps pmchart alone, inside xvfb-run, so the X server is not counted.
+  const args = ['-a', '/usr/bin/time', '-f', '%M', '-o', peaks, 'pmchart', '-a', archive, '-z', '-t', `${intervalSec}sec`, '-s', String(points), '-v', String(points), '-O', `+${originSec}sec`, '-c', 'Overview', '-o', out, '-g', '1100x950'];
+  const runs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const r = spawnSync('xvfb-run', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (r.status !== 0) throw new Error(`pmchart -o: ${r.stderr.toString().slice(0, 400)}`);
+    runs.push(Number(readFileSync(peaks, 'utf8').trim()) / 1024);
+  }
+  return Math.max(...runs);
+}
+
+/**
+ * Drops the plain 20180416.10.00 (bench/plain-archive.ts) into a browser of its own, draws
+ * "Whole archive" in the Overview, and reports the renderer processes' memory (/proc VmRSS
+ * summed over Chromium's --type=renderer processes: the page and its workers run there)
+ * against pmchart's peak RSS exporting the same view under Xvfb.
+ */
+async function wholeArchiveMemory(url: string): Promise<MeasuredResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-'));
+  // A server, not launch(): its process id roots the renderer processes to measure.
+  const server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browserPid = server.process().pid;
+  const browser = await chromium.connect(server.wsEndpoint());
+  try {
+    const { files, base, bytes } = plainArchive(dir);
+    if (browserPid === undefined) throw new Error('no Chromium process to measure');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await page.goto(`${url}?empty`);
+    await page.getByTestId('time-bar').waitFor();
+    await timeDrop(page, files);
+    await page.waitForFunction(() => document.querySelectorAll('.spinner').length === 0, undefined, { timeout: 120_000 });
+    await page.getByTestId('range-picker').click();
+    const drawMs = await page.evaluate(
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const bar = document.querySelector('[data-testid="time-bar"]');
+          const before = bar?.getAttribute('data-window');
+          const t0 = performance.now();
+          (document.querySelector('[data-testid="range-whole"]') as HTMLButtonElement).click();
+          const poll = (): void => {
+            const charts = Array.from(document.querySelectorAll('[data-testid="chart"]'));
+            const start = charts[0]?.getAttribute('data-window-start');
+            const done =
+              bar?.getAttribute('data-window') !== before &&
+              document.querySelectorAll('.spinner').length === 0 &&
+              charts.length > 0 &&
+              charts.every((c) => c.getAttribute('data-window-start') === start && c.querySelector('[data-testid="legend-value"][data-value]:not([data-value=""])'));
+            if (done) return void requestAnimationFrame(() => resolve(performance.now() - t0));
+            if (performance.now() - t0 > 300_000) return reject(new Error('whole archive not drawn after 300 s'));
+            requestAnimationFrame(poll);
+          };
+          poll();
+        }),
+    );
+    // Settle: what stays held, not what a collection is about to free.
+    await page.waitForTimeout(2000);
+    const mem = rendererMemory(browserPid);
+    const attr = async (n: string): Promise<number> => Number(await page.getByTestId('time-bar').getAttribute(n));
+    const [interval, window, position] = [await attr('data-interval'), await attr('data-window'), await attr('data-position')];
+    const label = spawnSync('pmdumplog', ['-L', '-Z', 'UTC', base], { encoding: 'utf8' }).stdout;
+    const m = /commencing \w+ (\w+) +(\d+) (\d+):(\d+):(\d+)\.(\d+) (\d+)/.exec(label);
+    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    const start = m ? Date.UTC(Number(m[7]), months.indexOf(m[1] ?? ''), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) + Number(`0.${m[6] ?? '0'}`) * 1000 : NaN;
+    const points = Math.round(window / interval);
+    const nativeMb = nativeWholePeakMb(base, points, interval / 1000, Math.round((position - start) / 1000), dir);
+    return {
+      name: 'ui: memory after whole-archive view',
+      work: `renderer RSS (/proc VmRSS summed over ${mem.processes} Chromium renderer process(es): page + worker) 2 s after "Whole archive" drew the Overview of the plain ${(bytes / 1048576).toFixed(0)} MB 20180416.10.00 (${points} points, drawn in ${drawMs.toFixed(0)} ms; renderer peak VmHWM ${mem.peakMb.toFixed(0)} MB); native: pmchart's peak RSS (GNU time %M, max of 3) exporting the same view under Xvfb`,
+      pmdashMs: mem.rssMb,
+      nativeMs: nativeMb,
+      ratio: nativeMb === undefined ? undefined : mem.rssMb / nativeMb,
+      unit: 'MB',
+    };
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Runs the browser benchmarks whose names pass `wanted`. */
 export async function runBrowserBenchmarks(wanted: (name: string) => boolean): Promise<MeasuredResult[]> {
-  const names = ['ui: drop → first chart', 'ui: play 16 charts × 8 series', 'ui: whole archive Overview 20180416.10.00'];
+  const names = ['ui: drop → first chart', 'ui: play 16 charts × 8 series', 'ui: whole archive Overview 20180416.10.00', 'ui: memory after whole-archive view'];
   if (!names.some(wanted)) return [];
   const { url, proc } = await startServer();
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -312,6 +435,10 @@ export async function runBrowserBenchmarks(wanted: (name: string) => boolean): P
     if (wanted(names[2] ?? '')) {
       process.stderr.write(`bench: ${names[2]}…\n`);
       out.push(await wholeArchive(browser, url));
+    }
+    if (wanted(names[3] ?? '')) {
+      process.stderr.write(`bench: ${names[3]}…\n`);
+      out.push(await wholeArchiveMemory(url));
     }
     return out;
   } finally {

@@ -16,6 +16,7 @@ import type { ByteSource } from './byte-source';
 import type { FileSet } from './file-set';
 import { COMPRESSION_SUFFIXES } from './compression';
 import { parseArchiveFileName } from './archive-file-name';
+import { ReadAheadSource } from './read-ahead-source';
 import { HttpSource, fetchOrFail, httpError, type Fetch, type HttpSourceOptions } from './http-source';
 import { ENOENT, PmError } from '../errors';
 
@@ -84,7 +85,8 @@ export class HttpFileSet implements FileSet {
     const file = path.replace(/^(\.\/)+/, '');
     if (!this.files.includes(file)) return Promise.reject(new PmError(ENOENT, undefined, this.base + file));
     const url = this.base + encodeURIComponent(file);
-    return HttpSource.open(url, { ...this.options, name: url });
+    // Forward passes fetch 4 MiB ranges ahead, several at once (read-ahead-source.ts).
+    return HttpSource.open(url, { ...this.options, name: url }).then((source) => new ReadAheadSource(source));
   }
 }
 
