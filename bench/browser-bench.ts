@@ -294,7 +294,11 @@ async function wholeArchive(browser: Browser, url: string): Promise<MeasuredResu
   };
 }
 
-/** RSS and peak RSS (VmHWM), in MB, summed over the Chromium renderer processes under `browserPid`. */
+/**
+ * RSS and peak RSS (VmHWM), in MB, of the renderer process(es) under `browserPid` that run a
+ * dedicated worker: the page's renderer, whose process holds the page and its engine worker
+ * (Chromium's spare and blank-page renderers are left out).
+ */
 function rendererMemory(browserPid: number): { rssMb: number; peakMb: number; processes: number } {
   const children = new Map<number, number[]>();
   const renderers: number[] = [];
@@ -305,7 +309,9 @@ function rendererMemory(browserPid: number): { rssMb: number; peakMb: number; pr
       // The parent pid follows the command name in parentheses.
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('--type=renderer')) renderers.push(Number(entry));
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      const threads = readdirSync(`/proc/${entry}/task`).map((t) => readFileSync(`/proc/${entry}/task/${t}/comm`, 'utf8'));
+      if (threads.some((name) => name.startsWith('DedicatedWorker'))) renderers.push(Number(entry));
     } catch {
       continue; // the process ended while being listed: it is not ours to count
     }
@@ -403,7 +409,7 @@ async function wholeArchiveMemory(url: string): Promise<MeasuredResult> {
     const nativeMb = nativeWholePeakMb(base, points, interval / 1000, Math.round((position - start) / 1000), dir);
     return {
       name: 'ui: memory after whole-archive view',
-      work: `renderer RSS (/proc VmRSS summed over ${mem.processes} Chromium renderer process(es): page + worker) 2 s after "Whole archive" drew the Overview of the plain ${(bytes / 1048576).toFixed(0)} MB 20180416.10.00 (${points} points, drawn in ${drawMs.toFixed(0)} ms; renderer peak VmHWM ${mem.peakMb.toFixed(0)} MB); native: pmchart's peak RSS (GNU time %M, max of 3) exporting the same view under Xvfb`,
+      work: `RSS of the page's Chromium renderer (/proc VmRSS of the ${mem.processes} renderer process(es) running the engine worker: page + worker) 2 s after "Whole archive" drew the Overview of the plain ${(bytes / 1048576).toFixed(0)} MB 20180416.10.00 (${points} points, drawn in ${drawMs.toFixed(0)} ms; renderer peak VmHWM ${mem.peakMb.toFixed(0)} MB); native: pmchart's peak RSS (GNU time %M, max of 3) exporting the same view under Xvfb`,
       pmdashMs: mem.rssMb,
       nativeMs: nativeMb,
       ratio: nativeMb === undefined ? undefined : mem.rssMb / nativeMb,

@@ -6,9 +6,13 @@
 // and the whole chunk is decoded once a read reaches further. Decodes in flight are shared by
 // concurrent reads. Subclasses say how to decode chunk i and whether that happens off thread.
 import type { ByteSource } from './byte-source';
-import type { ByteCache } from './byte-cache';
-import { cacheOwner } from './byte-cache';
+import { ByteCache, cacheOwner } from './byte-cache';
 import { checkRead } from './read-args';
+
+/** Decoded chunks of every open xz and zstd source share this budget (io/README.md budgets);
+ *  the newest chunk is kept even when larger (a 100 MB single-block volume). Where decoding
+ *  happens in another process (the CLI), the decoder asks for more room to decode ahead. */
+export const decodedChunkCache = new ByteCache(128 * 1024 * 1024);
 
 /** Where one chunk's content lies in the uncompressed bytes. */
 export interface Chunk {

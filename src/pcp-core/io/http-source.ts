@@ -14,8 +14,9 @@ export type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
 
 export const HTTP_BLOCK_BYTES = 64 * 1024;
 
-/** Blocks of every open HttpSource share this budget. */
-export const httpBlockCache = new ByteCache(64 * 1024 * 1024);
+/** Blocks of every open HttpSource share this budget (io/README.md budgets); forward passes
+ *  are read ahead in larger ranges above it (read-ahead-source.ts). */
+export const httpBlockCache = new ByteCache(32 * 1024 * 1024);
 
 export interface HttpSourceOptions {
   fetch?: Fetch;

@@ -3,7 +3,7 @@
 // time, and each window waits for the platform's I/O while the worker sits idle. Once reads
 // run forwards through a file, this source reads aligned chunks (4 MiB) ahead of them, several
 // in flight (4), so decoding overlaps reading and each round trip carries more bytes. Chunks
-// wait in a shared LRU ByteCache (64 MiB for every open source together). Reads that do not
+// wait in a shared LRU ByteCache (32 MiB for every open source together). Reads that do not
 // follow the previous one (labels, the index, seeks through the temporal index) pass straight
 // through and start no read-ahead, so opening an archive reads no more than before.
 //
@@ -16,8 +16,9 @@ import { checkRead } from './read-args';
 export const READ_AHEAD_CHUNK_BYTES = 4 * 1024 * 1024;
 export const READ_AHEAD_DEPTH = 4;
 
-/** Chunks read ahead by every open ReadAheadSource share this budget. */
-export const readAheadCache = new ByteCache(64 * 1024 * 1024);
+/** Chunks read ahead by every open ReadAheadSource share this budget (io/README.md budgets):
+ *  twice what one forward pass has in flight. */
+export const readAheadCache = new ByteCache(2 * READ_AHEAD_DEPTH * READ_AHEAD_CHUNK_BYTES);
 
 /** A read starting at most this far past the previous one's end still counts as sequential
  *  (a record reader skips a few bytes of a record it does not need). */

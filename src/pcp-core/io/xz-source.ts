@@ -8,11 +8,11 @@ import type { XzBlock, XzLayout } from './xz-layout';
 import { readXzLayout } from './xz-layout';
 import { decodeXzBlock } from './xz-block';
 import { xzDecodesOffThread, xzStreamDecoder } from './xz-decoder';
-import { ByteCache } from './byte-cache';
-import { ChunkedSource } from './chunked-source';
+import type { ByteCache } from './byte-cache';
+import { ChunkedSource, decodedChunkCache } from './chunked-source';
 
-/** Decoded xz blocks of every open XzSource share this budget. */
-export const xzBlockCache = new ByteCache(256 * 1024 * 1024);
+/** Decoded xz blocks share the budget of every decoded chunk (chunked-source.ts). */
+export const xzBlockCache = decodedChunkCache;
 
 export class XzSource extends ChunkedSource {
   private constructor(

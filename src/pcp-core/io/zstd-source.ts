@@ -12,11 +12,11 @@ import type { ZstdFrame } from './zstd-layout';
 import { readZstdLayout, zstdCorrupt } from './zstd-layout';
 import { decodeZstdFrame, decodeZstdPrefix } from './zstd-frame';
 import { dropZstdFrameDecoder, zstdFrameDecoder, ZstdDecoderUnavailable } from './zstd-decoder';
-import { ByteCache } from './byte-cache';
-import { ChunkedSource } from './chunked-source';
+import type { ByteCache } from './byte-cache';
+import { ChunkedSource, decodedChunkCache } from './chunked-source';
 
-/** Decoded frames of every open ZstdSource share this budget. */
-export const zstdFrameCache = new ByteCache(256 * 1024 * 1024);
+/** Decoded zstd frames share the budget of every decoded chunk (chunked-source.ts). */
+export const zstdFrameCache = decodedChunkCache;
 
 interface PlacedFrame extends ZstdFrame {
   readonly uncompressedOffset: number;
