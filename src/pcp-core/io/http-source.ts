@@ -14,6 +14,10 @@ export type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
 
 export const HTTP_BLOCK_BYTES = 64 * 1024;
 
+/** Reads of at least this many bytes (the 4 MiB chunks read-ahead-source.ts asks for) are
+ *  fetched as asked and not kept in blocks: the reader above keeps them. */
+export const HTTP_BULK_BYTES = 1024 * 1024;
+
 /** Blocks of every open HttpSource share this budget (io/README.md budgets); forward passes
  *  are read ahead in larger ranges above it (read-ahead-source.ts). */
 export const httpBlockCache = new ByteCache(32 * 1024 * 1024);
@@ -117,10 +121,8 @@ export class HttpSource implements ByteSource {
     }
   }
 
-  /** Fetches blocks first..last (inclusive) in one request and caches each. */
-  private async fetchBlocks(first: number, last: number): Promise<Map<number, Uint8Array>> {
-    const start = first * HTTP_BLOCK_BYTES;
-    const end = Math.min((last + 1) * HTTP_BLOCK_BYTES, this.size);
+  /** Bytes [start, end) in one request, checked against the size and the range asked. */
+  private async fetchRange(start: number, end: number): Promise<Uint8Array> {
     const response = await fetchOrFail(this.fetchFn, this.name, this.url, { headers: { Range: `bytes=${start}-${end - 1}` } });
     if (response.status !== 206) {
       await response.body?.cancel();
@@ -132,6 +134,12 @@ export class HttpSource implements ByteSource {
       throw new PmError(EIO, undefined, `${this.name} (HTTP range ${start}-${end - 1} answered with ${response.headers.get('Content-Range') ?? 'no Content-Range'}; the file changed?)`);
     }
     this.check(bytes, start, end - start);
+    return bytes;
+  }
+
+  /** Fetches blocks first..last (inclusive) in one request and caches each. */
+  private async fetchBlocks(first: number, last: number): Promise<Map<number, Uint8Array>> {
+    const bytes = await this.fetchRange(first * HTTP_BLOCK_BYTES, Math.min((last + 1) * HTTP_BLOCK_BYTES, this.size));
     const blocks = new Map<number, Uint8Array>();
     for (let b = first; b <= last; b++) {
       const block = bytes.subarray((b - first) * HTTP_BLOCK_BYTES, Math.min((b - first + 1) * HTTP_BLOCK_BYTES, bytes.length));
@@ -178,6 +186,7 @@ export class HttpSource implements ByteSource {
     const end = Math.min(offset + length, this.size);
     if (offset >= end) return new Uint8Array(0);
     if (this.whole) return this.whole.subarray(offset, end);
+    if (end - offset >= HTTP_BULK_BYTES) return this.fetchRange(offset, end);
     const first = Math.floor(offset / HTTP_BLOCK_BYTES);
     const last = Math.floor((end - 1) / HTTP_BLOCK_BYTES);
     const blocks = await this.blocks(first, last);
