@@ -67,11 +67,14 @@ describe('ReadAheadSource', () => {
   it('reads a forward pass in aligned chunks ahead of the reader, a bounded number in flight', async () => {
     const size = 1000 * KB + 123;
     const inner = new SlowSource(pattern(size));
-    const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 3, cache: new ByteCache(1 << 20) });
+    const cache = new ByteCache(1 << 20);
+    const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 3, cache });
     // Windows of 16 KiB that overlap a little, as the record reader's do, to the end.
     let got = 0;
+    let held = 0;
     for (let at = 100; at < size; at += 16 * KB - 40) {
       const bytes = await src.read(at, 16 * KB);
+      held = Math.max(held, cache.size);
       expect(same(bytes, inner.bytes.subarray(at, Math.min(size, at + 16 * KB)))).toBe(true);
       got++;
     }
@@ -84,6 +87,9 @@ describe('ReadAheadSource', () => {
     expect(starts.length).toBe(Math.ceil(size / (64 * KB)));
     expect(inner.maxInFlight).toBeLessThanOrEqual(3 + 1);
     expect(inner.maxInFlight).toBeGreaterThan(1);
+    // Behind the pass only the previous chunk stays; ahead of it, at most the depth.
+    expect(held).toBeLessThanOrEqual((1 + 1 + 3) * 64 * KB);
+    expect(held).toBeGreaterThanOrEqual(3 * 64 * KB);
   });
 
   it('assembles a read across two chunks and passes a bulk read through', async () => {

@@ -5,7 +5,8 @@
 // in flight (4), so decoding overlaps reading and each round trip carries more bytes. Chunks
 // wait in a shared LRU ByteCache (32 MiB for every open source together). Reads that do not
 // follow the previous one (labels, the index, seeks through the temporal index) pass straight
-// through and start no read-ahead, so opening an archive reads no more than before.
+// through and start no read-ahead, so opening an archive reads no more than before. A pass
+// holds the chunk before the current one, the current one and those ahead, no more.
 //
 // A chunk read ahead that fails is forgotten: the read that needs those bytes asks the source
 // itself, and reports its error.
@@ -101,6 +102,8 @@ export class ReadAheadSource implements ByteSource {
     this.lastEnd = end;
     if (!sequential) return;
     const first = Math.floor(offset / this.chunkBytes);
+    // Chunks the pass has left behind go: the reader above keeps the neighbourhood it re-reads.
+    this.cache.delete(this.owner + (first - 2));
     const last = Math.min(Math.floor((end - 1) / this.chunkBytes) + this.depth, Math.ceil(this.size / this.chunkBytes) - 1);
     for (let k = first; k <= last; k++) this.fetchChunk(k);
   }
