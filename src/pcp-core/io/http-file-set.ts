@@ -85,7 +85,7 @@ export class HttpFileSet implements FileSet {
     const file = path.replace(/^(\.\/)+/, '');
     if (!this.files.includes(file)) return Promise.reject(new PmError(ENOENT, undefined, this.base + file));
     const url = this.base + encodeURIComponent(file);
-    // Forward passes fetch 4 MiB ranges ahead, several at once (read-ahead-source.ts).
+    // Forward passes fetch 8 MiB ranges ahead, several at once (read-ahead-source.ts).
     return HttpSource.open(url, { ...this.options, name: url }).then((source) => new ReadAheadSource(source));
   }
 }

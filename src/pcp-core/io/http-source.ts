@@ -14,7 +14,7 @@ export type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
 
 export const HTTP_BLOCK_BYTES = 64 * 1024;
 
-/** Reads of at least this many bytes (the 4 MiB chunks read-ahead-source.ts asks for) are
+/** Reads of at least this many bytes (the 8 MiB chunks read-ahead-source.ts asks for) are
  *  fetched as asked and not kept in blocks: the reader above keeps them. */
 export const HTTP_BULK_BYTES = 1024 * 1024;
 
