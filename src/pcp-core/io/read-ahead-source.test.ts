@@ -92,6 +92,20 @@ describe('ReadAheadSource', () => {
     expect(held).toBeGreaterThanOrEqual(3 * 64 * KB);
   });
 
+  it('reads ahead one chunk more with each read in a row, up to its depth', async () => {
+    const inner = new SlowSource(pattern(1024 * KB));
+    const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 4, cache: new ByteCache(1 << 20) });
+    await src.read(0, 16 * KB);
+    await src.read(16 * KB, 16 * KB); // first in a row: its chunk and one ahead
+    expect(inner.reads.slice(1).map(([offset]) => offset / KB)).toEqual([0, 64]);
+    await src.read(32 * KB, 16 * KB); // second: two ahead
+    await src.read(48 * KB, 16 * KB); // third: three ahead
+    expect(inner.reads.slice(1).map(([offset]) => offset / KB)).toEqual([0, 64, 128, 192]);
+    await src.read(64 * KB, 16 * KB); // fourth, in chunk 1: four ahead of it
+    await src.read(80 * KB, 16 * KB);
+    expect(inner.reads.slice(1).map(([offset]) => offset / KB)).toEqual([0, 64, 128, 192, 256, 320]);
+  });
+
   it('assembles a read across two chunks and passes a bulk read through', async () => {
     const inner = new SlowSource(pattern(512 * KB));
     const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 2, cache: new ByteCache(1 << 20) });

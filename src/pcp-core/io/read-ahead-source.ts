@@ -49,6 +49,9 @@ export class ReadAheadSource implements ByteSource {
   /** The previous read, to tell a forward pass from seeks. */
   private lastStart = -1;
   private lastEnd = -1;
+  /** Sequential reads in a row: the read-ahead grows with it (one chunk, two, … the depth),
+   *  so a short run of reads (one window of a chart) does not pull in a depth of chunks. */
+  private streak = 0;
   private closed = false;
 
   /** Wraps `inner`, which the source then owns. */
@@ -104,11 +107,13 @@ export class ReadAheadSource implements ByteSource {
     const sequential = this.lastEnd >= 0 && offset >= this.lastStart && offset <= this.lastEnd + SEQUENTIAL_GAP;
     this.lastStart = offset;
     this.lastEnd = end;
+    this.streak = sequential ? this.streak + 1 : 0;
     if (!sequential) return;
     const first = Math.floor(offset / this.chunkBytes);
     // Chunks the pass has left behind go: the reader above keeps the neighbourhood it re-reads.
     this.cache.delete(this.owner + (first - 2));
-    const last = Math.min(Math.floor((end - 1) / this.chunkBytes) + this.depth, Math.ceil(this.size / this.chunkBytes) - 1);
+    const ahead = Math.min(this.depth, this.streak);
+    const last = Math.min(Math.floor((end - 1) / this.chunkBytes) + ahead, Math.ceil(this.size / this.chunkBytes) - 1);
     for (let k = first; k <= last; k++) this.fetchChunk(k);
   }
 
