@@ -22,7 +22,7 @@ export function blobFileSet(name: string, files: Iterable<File | BlobEntry>): Li
   const entries = [...files].map((f) => (f instanceof Blob ? { path: pathOfFile(f), blob: f } : f));
   return new ListedFileSet(
     name,
-    // Forward passes read 8 MiB slices ahead, several at once (read-ahead-source.ts): one
+    // Forward passes read 4 MiB slices ahead, several at once (read-ahead-source.ts): one
     // slice at a time leaves the worker waiting on the browser's file reads.
     entries.map(({ path, blob }) => [path, () => Promise.resolve(new ReadAheadSource(new BlobSource(blob, path)))] as const),
   );

@@ -1,9 +1,9 @@
 // Sequential read-ahead over a ByteSource whose reads are round trips (a dropped File's Blob
 // slices, HTTP Range requests): the record readers read a volume in 1 MiB windows, one at a
 // time, and each window waits for the platform's I/O while the worker sits idle. Once reads
-// run forwards through a file, this source reads aligned chunks (8 MiB) ahead of them, several
-// in flight (3), so decoding overlaps reading and each round trip carries more bytes. Chunks
-// wait in a shared LRU ByteCache (48 MiB for every open source together). Reads that do not
+// run forwards through a file, this source reads aligned chunks (4 MiB) ahead of them, several
+// in flight (4), so decoding overlaps reading and each round trip carries more bytes. Chunks
+// wait in a shared LRU ByteCache (32 MiB for every open source together). Reads that do not
 // follow the previous one (labels, the index, seeks through the temporal index) pass straight
 // through and start no read-ahead, so opening an archive reads no more than before. A pass
 // holds the chunk before the current one, the current one and those ahead, no more.
@@ -17,9 +17,11 @@ import { checkRead } from './read-args';
 // Measured in Chromium on a 313 MB plain archive read through 1 MiB record windows (medians
 // under load): no read-ahead 1.6 s, 4 MiB × 4 0.59 s, 8 MiB × 3 0.57 s, 16 MiB × 2 0.5 s,
 // whole-file reads 0.4 s; 2 MiB × 8 0.98 s (each Blob read costs a round trip, more in flight
-// do not hide it). 8 MiB × 3 keeps near the best with 40 MiB held per pass at most.
-export const READ_AHEAD_CHUNK_BYTES = 8 * 1024 * 1024;
-export const READ_AHEAD_DEPTH = 3;
+// do not hide it). 4 MiB × 4 is as fast within the noise, and records and volume blocks are
+// views of the chunks, so smaller chunks keep less alive: the page's renderer held 275-296 MB
+// after the whole-archive view with 4 MiB chunks, 331-338 MB with 8 MiB ones.
+export const READ_AHEAD_CHUNK_BYTES = 4 * 1024 * 1024;
+export const READ_AHEAD_DEPTH = 4;
 
 /** Chunks read ahead by every open ReadAheadSource share this budget (io/README.md budgets):
  *  twice what one forward pass has in flight. */
