@@ -14,10 +14,10 @@
 //     from it (time-shifted copies joined), in a temporary directory removed afterwards.
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decompressedQaArchive, joinedShiftedArchive } from '../test/big-archives';
+import { decompressedQaArchive, joinedShiftedArchive, totalBytes } from '../test/big-archives';
 import type { MeasuredResult } from './harness';
 
 const QA_ARCHIVE = '/var/lib/pcp/testsuite/archives/20180416.10.00';
@@ -51,11 +51,6 @@ async function startServer(): Promise<{ url: string; proc: ChildProcess }> {
     proc.once('exit', (code) => reject(new Error(`pmdash serve exited ${code}: ${out}`)));
   });
   return { url, proc };
-}
-
-/** The QA archive with every volume decompressed: about 313 MB in `dir`. */
-function bigArchive(dir: string): string[] {
-  return decompressedQaArchive(dir);
 }
 
 /** Stages files in a detached input, then times a real drop until the first legend value. */
@@ -116,7 +111,7 @@ function nativeExportMs(archive: string, dir: string): number | undefined {
 async function dropToFirstChart(browser: Browser, url: string): Promise<MeasuredResult> {
   const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-'));
   try {
-    const files = bigArchive(dir);
+    const files = decompressedQaArchive(dir);
     const sizeMb = files.reduce((n, f) => n + statSync(f).size, 0) / 1048576;
     const times: number[] = [];
     for (let i = 0; i < 3; i++) {
@@ -296,6 +291,7 @@ async function wholeArchive(browser: Browser, url: string, archive: BenchArchive
 const WHOLE_XZ = 'ui: whole archive Overview 20180416.10.00';
 const WHOLE_PLAIN = 'ui: whole archive Overview 20180416.10.00 uncompressed (328 MB)';
 const WHOLE_HUGE = 'ui: whole archive Overview 1.3 GB (4 time-shifted copies joined)';
+const MEMORY = 'ui: memory after whole-archive view';
 
 /** The whole-archive rows that pass `wanted`; the big archives live in one temporary directory. */
 async function wholeArchiveRows(browser: Browser, url: string, wanted: (name: string) => boolean): Promise<MeasuredResult[]> {
@@ -308,7 +304,7 @@ async function wholeArchiveRows(browser: Browser, url: string, wanted: (name: st
   if (!wanted(WHOLE_PLAIN) && !wanted(WHOLE_HUGE)) return out;
   const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-'));
   try {
-    const plain = bigArchive(dir);
+    const plain = decompressedQaArchive(dir);
     const base = join(dir, '20180416.10.00');
     if (wanted(WHOLE_PLAIN)) {
       process.stderr.write(`bench: ${WHOLE_PLAIN}…\n`);
@@ -327,9 +323,139 @@ async function wholeArchiveRows(browser: Browser, url: string, wanted: (name: st
   return out;
 }
 
+/**
+ * RSS and peak RSS (VmHWM), in MB, of the renderer process(es) under `browserPid` that run a
+ * dedicated worker: the page's renderer, whose process holds the page and its engine worker
+ * (Chromium's spare and blank-page renderers are left out).
+ */
+function rendererMemory(browserPid: number): { rssMb: number; peakMb: number; processes: number } {
+  const children = new Map<number, number[]>();
+  const renderers: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // The parent pid follows the command name in parentheses.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      const threads = readdirSync(`/proc/${entry}/task`).map((t) => readFileSync(`/proc/${entry}/task/${t}/comm`, 'utf8'));
+      if (threads.some((name) => name.startsWith('DedicatedWorker'))) renderers.push(Number(entry));
+    } catch {
+      continue; // the process ended while being listed: it is not ours to count
+    }
+  }
+  const ours = new Set<number>();
+  const walk = (pid: number): void => {
+    for (const c of children.get(pid) ?? []) {
+      ours.add(c);
+      walk(c);
+    }
+  };
+  walk(browserPid);
+  let rssKb = 0;
+  let peakKb = 0;
+  let processes = 0;
+  for (const pid of renderers.filter((p) => ours.has(p))) {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    rssKb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    peakKb += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    processes++;
+  }
+  return { rssMb: rssKb / 1024, peakMb: peakKb / 1024, processes };
+}
+
+/** pmchart's peak RSS (MB, GNU time's %M) exporting the Overview of `archive` over `points` samples; undefined when unavailable. */
+function nativeWholePeakMb(archive: string, points: number, intervalSec: number, originSec: number, dir: string): number | undefined {
+  const have = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+  if (!have('pmchart') || !have('xvfb-run') || !existsSync('/usr/bin/time')) return undefined;
+  const out = join(dir, 'whole.png');
+  const peaks = join(dir, 'peak-kb');
+  // time wraps pmchart alone, inside xvfb-run, so the X server is not counted.
+  const args = ['-a', '/usr/bin/time', '-f', '%M', '-o', peaks, 'pmchart', '-a', archive, '-z', '-t', `${intervalSec}sec`, '-s', String(points), '-v', String(points), '-O', `+${originSec}sec`, '-c', 'Overview', '-o', out, '-g', '1100x950'];
+  const runs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const r = spawnSync('xvfb-run', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (r.status !== 0) throw new Error(`pmchart -o: ${r.stderr.toString().slice(0, 400)}`);
+    runs.push(Number(readFileSync(peaks, 'utf8').trim()) / 1024);
+  }
+  return Math.max(...runs);
+}
+
+/**
+ * Drops the plain 20180416.10.00 (test/big-archives.ts) into a browser of its own, draws
+ * "Whole archive" in the Overview, and reports the renderer processes' memory (/proc VmRSS
+ * summed over Chromium's --type=renderer processes: the page and its workers run there)
+ * against pmchart's peak RSS exporting the same view under Xvfb.
+ */
+async function wholeArchiveMemory(url: string): Promise<MeasuredResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-'));
+  // A server, not launch(): its process id roots the renderer processes to measure.
+  const server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browserPid = server.process().pid;
+  const browser = await chromium.connect(server.wsEndpoint());
+  try {
+    const files = decompressedQaArchive(dir);
+    const base = join(dir, '20180416.10.00');
+    const bytes = totalBytes(files);
+    if (browserPid === undefined) throw new Error('no Chromium process to measure');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await page.goto(`${url}?empty`);
+    await page.getByTestId('time-bar').waitFor();
+    await timeDrop(page, files);
+    await page.waitForFunction(() => document.querySelectorAll('.spinner').length === 0, undefined, { timeout: 120_000 });
+    await page.getByTestId('range-picker').click();
+    const drawMs = await page.evaluate(
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const bar = document.querySelector('[data-testid="time-bar"]');
+          const before = bar?.getAttribute('data-window');
+          const t0 = performance.now();
+          (document.querySelector('[data-testid="range-whole"]') as HTMLButtonElement).click();
+          const poll = (): void => {
+            const charts = Array.from(document.querySelectorAll('[data-testid="chart"]'));
+            const start = charts[0]?.getAttribute('data-window-start');
+            const done =
+              bar?.getAttribute('data-window') !== before &&
+              document.querySelectorAll('.spinner').length === 0 &&
+              charts.length > 0 &&
+              charts.every((c) => c.getAttribute('data-window-start') === start && c.querySelector('[data-testid="legend-value"][data-value]:not([data-value=""])'));
+            if (done) return void requestAnimationFrame(() => resolve(performance.now() - t0));
+            if (performance.now() - t0 > 300_000) return reject(new Error('whole archive not drawn after 300 s'));
+            requestAnimationFrame(poll);
+          };
+          poll();
+        }),
+    );
+    // Settle: what stays held, not what a collection is about to free.
+    await page.waitForTimeout(2000);
+    const mem = rendererMemory(browserPid);
+    const attr = async (n: string): Promise<number> => Number(await page.getByTestId('time-bar').getAttribute(n));
+    const [interval, window, position] = [await attr('data-interval'), await attr('data-window'), await attr('data-position')];
+    const label = spawnSync('pmdumplog', ['-L', '-Z', 'UTC', base], { encoding: 'utf8' }).stdout;
+    const m = /commencing \w+ (\w+) +(\d+) (\d+):(\d+):(\d+)\.(\d+) (\d+)/.exec(label);
+    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    const start = m ? Date.UTC(Number(m[7]), months.indexOf(m[1] ?? ''), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) + Number(`0.${m[6] ?? '0'}`) * 1000 : NaN;
+    const points = Math.round(window / interval);
+    const nativeMb = nativeWholePeakMb(base, points, interval / 1000, Math.round((position - start) / 1000), dir);
+    return {
+      name: 'ui: memory after whole-archive view',
+      work: `RSS of the page's Chromium renderer (/proc VmRSS of the ${mem.processes} renderer process(es) running the engine worker: page + worker) 2 s after "Whole archive" drew the Overview of the plain ${(bytes / 1048576).toFixed(0)} MB 20180416.10.00 (${points} points, drawn in ${drawMs.toFixed(0)} ms; renderer peak VmHWM ${mem.peakMb.toFixed(0)} MB); native: pmchart's peak RSS (GNU time %M, max of 3) exporting the same view under Xvfb`,
+      pmdashMs: mem.rssMb,
+      nativeMs: nativeMb,
+      ratio: nativeMb === undefined ? undefined : mem.rssMb / nativeMb,
+      unit: 'MB',
+    };
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Runs the browser benchmarks whose names pass `wanted`. */
 export async function runBrowserBenchmarks(wanted: (name: string) => boolean): Promise<MeasuredResult[]> {
-  const names = ['ui: drop → first chart', 'ui: play 16 charts × 8 series', WHOLE_XZ, WHOLE_PLAIN, WHOLE_HUGE];
+  const names = ['ui: drop → first chart', 'ui: play 16 charts × 8 series', WHOLE_XZ, WHOLE_PLAIN, WHOLE_HUGE, MEMORY];
   if (!names.some(wanted)) return [];
   const { url, proc } = await startServer();
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -344,6 +470,10 @@ export async function runBrowserBenchmarks(wanted: (name: string) => boolean): P
       out.push(await playFrames(browser, url));
     }
     out.push(...(await wholeArchiveRows(browser, url, wanted)));
+    if (wanted(MEMORY)) {
+      process.stderr.write(`bench: ${MEMORY}…\n`);
+      out.push(await wholeArchiveMemory(url));
+    }
     return out;
   } finally {
     await browser.close();

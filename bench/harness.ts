@@ -99,6 +99,8 @@ export interface MeasuredResult {
   readonly nativeMs: number | undefined;
   readonly pmdashMs: number;
   readonly ratio: number | undefined;
+  /** What nativeMs and pmdashMs measure when not milliseconds (a memory row's 'MB'). */
+  readonly unit?: string;
 }
 
 /** Two rows of the same run whose pmdash times are compared (e.g. derived vs plain metrics). */
@@ -111,7 +113,8 @@ export interface PmdashComparison {
 
 export function formatResults(results: readonly (BenchResult | MeasuredResult)[], comparisons: readonly PmdashComparison[] = []): string {
   const header = ['benchmark', 'native ms', 'pmdash ms', 'pmdash/native'];
-  const rows = results.map((r) => [r.name, r.nativeMs === undefined ? 'n/a' : r.nativeMs.toFixed(1), r.pmdashMs.toFixed(1), r.ratio === undefined ? 'n/a' : `${r.ratio.toFixed(2)}x`]);
+  const value = (r: BenchResult | MeasuredResult, v: number): string => `${v.toFixed(1)}${'unit' in r && r.unit !== undefined ? ` ${r.unit}` : ''}`;
+  const rows = results.map((r) => [r.name, r.nativeMs === undefined ? 'n/a' : value(r, r.nativeMs), value(r, r.pmdashMs), r.ratio === undefined ? 'n/a' : `${r.ratio.toFixed(2)}x`]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i]).length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   // A comparison is printed only when both its rows ran (a name filter may leave one out).

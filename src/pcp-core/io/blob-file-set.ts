@@ -2,6 +2,7 @@
 // folder (each File's webkitRelativePath, "run/20240101.0") or loose files (their names).
 // Listing order is the order given, as with any ListedFileSet.
 import { BlobSource } from './blob-source';
+import { ReadAheadSource } from './read-ahead-source';
 import { ListedFileSet } from './listed-file-set';
 
 /** A dropped or picked file and the path it has in the set. */
@@ -21,6 +22,8 @@ export function blobFileSet(name: string, files: Iterable<File | BlobEntry>): Li
   const entries = [...files].map((f) => (f instanceof Blob ? { path: pathOfFile(f), blob: f } : f));
   return new ListedFileSet(
     name,
-    entries.map(({ path, blob }) => [path, () => Promise.resolve(new BlobSource(blob, path))] as const),
+    // Forward passes read 4 MiB slices ahead, several at once (read-ahead-source.ts): one
+    // slice at a time leaves the worker waiting on the browser's file reads.
+    entries.map(({ path, blob }) => [path, () => Promise.resolve(new ReadAheadSource(new BlobSource(blob, path)))] as const),
   );
 }

@@ -16,7 +16,8 @@ import type { ByteSource } from './byte-source';
 import type { FileSet } from './file-set';
 import { COMPRESSION_SUFFIXES } from './compression';
 import { parseArchiveFileName } from './archive-file-name';
-import { HttpSource, fetchOrFail, httpError, type Fetch, type HttpSourceOptions } from './http-source';
+import { ReadAheadSource } from './read-ahead-source';
+import { HTTP_BULK_BYTES, HttpSource, fetchOrFail, httpError, type Fetch, type HttpSourceOptions } from './http-source';
 import { ENOENT, PmError } from '../errors';
 
 /** Missing volume numbers in a row that end the search. */
@@ -84,7 +85,9 @@ export class HttpFileSet implements FileSet {
     const file = path.replace(/^(\.\/)+/, '');
     if (!this.files.includes(file)) return Promise.reject(new PmError(ENOENT, undefined, this.base + file));
     const url = this.base + encodeURIComponent(file);
-    return HttpSource.open(url, { ...this.options, name: url });
+    // Forward passes fetch 1 MiB ranges ahead, up to 4 at once (read-ahead-source.ts): over a
+    // network, smaller than a file's chunks, so a chart's window reads little beyond itself.
+    return HttpSource.open(url, { ...this.options, name: url }).then((source) => new ReadAheadSource(source, { chunkBytes: HTTP_BULK_BYTES, depth: 4 }));
   }
 }
 

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDirectory, type TestServer } from '../../node/http-test-server';
-import { HTTP_BLOCK_BYTES, HttpSource } from './http-source';
+import { HTTP_BLOCK_BYTES, HTTP_BULK_BYTES, HttpSource } from './http-source';
+import { ReadAheadSource } from './read-ahead-source';
 import { ByteCache } from './byte-cache';
 import { EIO, ENOENT, PmError } from '../errors';
 
@@ -14,6 +15,8 @@ const bytes = Uint8Array.from({ length: 300_001 }, (_, i) => (i * 31 + (i >> 9))
 writeFileSync(join(dir, 'data.0'), bytes);
 writeFileSync(join(dir, 'empty.0'), new Uint8Array(0));
 writeFileSync(join(dir, 'small.0'), bytes.subarray(0, 100));
+const big = Uint8Array.from({ length: 5 * 1024 * 1024 + 77 }, (_, i) => (i * 13 + (i >> 11)) & 0xff);
+writeFileSync(join(dir, 'big.0'), big);
 let ranged: TestServer;
 let plain: TestServer;
 beforeAll(async () => {
@@ -94,5 +97,31 @@ describe('HttpSource', () => {
     const e = await failure(src.read(250_000, 10));
     expect(e.code).toBe(EIO);
     expect(e.describe()).toContain('changing.0');
+  });
+
+  it('reads a forward pass ahead in whole ranges, several at once, without keeping them as blocks', async () => {
+    const cache = new ByteCache(64 << 20);
+    const http = await HttpSource.open(`${ranged.url}big.0`, { cache });
+    const src = new ReadAheadSource(http, { chunkBytes: HTTP_BULK_BYTES, depth: 3, cache: new ByteCache(8 << 20) });
+    const before = ranged.requests.length;
+    const window = 256 * 1024;
+    for (let at = 0; at < big.length; at += window) {
+      const got = await src.read(at, window);
+      expect(Buffer.from(got).equals(big.subarray(at, Math.min(big.length, at + window))), `read(${at})`).toBe(true);
+    }
+    const asked = ranged.requests.slice(before).map((r) => /bytes=(\d+)-(\d+)/.exec(r)?.slice(1).map(Number) ?? []);
+    // Every byte after the first block (read at open) asked for once, in order of the pass.
+    const sorted = [...asked].sort((a, b) => a[0] - b[0]);
+    expect(sorted[0][0]).toBe(HTTP_BLOCK_BYTES);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i][0], `range ${i}`).toBe(sorted[i - 1][1] + 1);
+    expect(sorted.at(-1)?.[1]).toBe(big.length - 1);
+    // From the second MiB on, whole aligned 1 MiB ranges.
+    expect(asked.filter(([from]) => from >= HTTP_BULK_BYTES).map(([from, to]) => [from % HTTP_BULK_BYTES, Math.min(to - from + 1, HTTP_BULK_BYTES)])).toEqual(
+      [1, 2, 3, 4, 5].map((k) => [0, k < 5 ? HTTP_BULK_BYTES : 77]),
+    );
+    // The bulk ranges went to the read-ahead cache, not the block cache: only the first
+    // window's blocks are there, and the file's 77-byte tail (too short to be bulk).
+    expect(cache.size).toBe(window + 77);
+    await src.close();
   });
 });

@@ -14,8 +14,13 @@ export type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
 
 export const HTTP_BLOCK_BYTES = 64 * 1024;
 
-/** Blocks of every open HttpSource share this budget. */
-export const httpBlockCache = new ByteCache(64 * 1024 * 1024);
+/** Reads of at least this many bytes (the chunks read-ahead-source.ts asks for) use blocks
+ *  held or in flight but do not keep the blocks they fetch: the reader above keeps them. */
+export const HTTP_BULK_BYTES = 1024 * 1024;
+
+/** Blocks of every open HttpSource share this budget (io/README.md budgets); forward passes
+ *  are read ahead in larger ranges above it (read-ahead-source.ts). */
+export const httpBlockCache = new ByteCache(32 * 1024 * 1024);
 
 export interface HttpSourceOptions {
   fetch?: Fetch;
@@ -116,10 +121,8 @@ export class HttpSource implements ByteSource {
     }
   }
 
-  /** Fetches blocks first..last (inclusive) in one request and caches each. */
-  private async fetchBlocks(first: number, last: number): Promise<Map<number, Uint8Array>> {
-    const start = first * HTTP_BLOCK_BYTES;
-    const end = Math.min((last + 1) * HTTP_BLOCK_BYTES, this.size);
+  /** Bytes [start, end) in one request, checked against the size and the range asked. */
+  private async fetchRange(start: number, end: number): Promise<Uint8Array> {
     const response = await fetchOrFail(this.fetchFn, this.name, this.url, { headers: { Range: `bytes=${start}-${end - 1}` } });
     if (response.status !== 206) {
       await response.body?.cancel();
@@ -131,22 +134,29 @@ export class HttpSource implements ByteSource {
       throw new PmError(EIO, undefined, `${this.name} (HTTP range ${start}-${end - 1} answered with ${response.headers.get('Content-Range') ?? 'no Content-Range'}; the file changed?)`);
     }
     this.check(bytes, start, end - start);
+    return bytes;
+  }
+
+  /** Fetches blocks first..last (inclusive) in one request, caching each when `keep`. */
+  private async fetchBlocks(first: number, last: number, keep: boolean): Promise<Map<number, Uint8Array>> {
+    const bytes = await this.fetchRange(first * HTTP_BLOCK_BYTES, Math.min((last + 1) * HTTP_BLOCK_BYTES, this.size));
     const blocks = new Map<number, Uint8Array>();
     for (let b = first; b <= last; b++) {
       const block = bytes.subarray((b - first) * HTTP_BLOCK_BYTES, Math.min((b - first + 1) * HTTP_BLOCK_BYTES, bytes.length));
       blocks.set(b, block);
-      if (!this.closed) this.cache.set(this.owner + b, block);
+      if (keep && !this.closed) this.cache.set(this.owner + b, block);
     }
     return blocks;
   }
 
-  /** Blocks first..last, from the cache, from requests in flight, or fetched together. */
-  private async blocks(first: number, last: number): Promise<Uint8Array[]> {
+  /** Blocks first..last, from the cache, from requests in flight, or fetched together (and
+   *  cached when `keep`). */
+  private async blocks(first: number, last: number, keep: boolean): Promise<Uint8Array[]> {
     const found = new Map<number, Promise<Uint8Array>>();
     let runStart = -1;
     const flush = (runEnd: number): void => {
       if (runStart < 0) return;
-      const request = this.fetchBlocks(runStart, runEnd);
+      const request = this.fetchBlocks(runStart, runEnd, keep);
       for (let b = runStart; b <= runEnd; b++) {
         const one = request.then((m) => m.get(b) as Uint8Array);
         this.pending.set(b, one);
@@ -179,7 +189,7 @@ export class HttpSource implements ByteSource {
     if (this.whole) return this.whole.subarray(offset, end);
     const first = Math.floor(offset / HTTP_BLOCK_BYTES);
     const last = Math.floor((end - 1) / HTTP_BLOCK_BYTES);
-    const blocks = await this.blocks(first, last);
+    const blocks = await this.blocks(first, last, end - offset < HTTP_BULK_BYTES);
     if (blocks.length === 1) return blocks[0].subarray(offset - first * HTTP_BLOCK_BYTES, end - first * HTTP_BLOCK_BYTES);
     const out = new Uint8Array(end - offset);
     blocks.forEach((block, k) => {

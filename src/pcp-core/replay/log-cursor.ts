@@ -21,8 +21,10 @@ export type Direction = typeof MODE_FORW | typeof MODE_BACK;
 /** A read gives a record (possibly a <mark>) or a negative PCP error code. */
 export type ReadOutcome = LogRecord | number;
 
-/** Decoded records by position, so re-reading a neighbourhood costs no decoding. */
-const RECORD_CACHE_LIMIT = 4096;
+/** Decoded records by position, so re-reading a neighbourhood costs no decoding. Bounded by
+ *  the records' bytes, not their number: a record is a view that keeps its volume's block
+ *  alive, and a count of 4096 held every record of a 330 MB archive (io/README.md budgets). */
+const RECORD_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Where the record whose length word `head` was read at `headAt` starts: forwards the record
@@ -75,7 +77,7 @@ export class LogCursor {
   private readonly volumes = new Map<number, VolumeBytes>();
   /** Keyed by archive · 2^20 + volume. */
   private readonly records = new Map<number, VolumeRecords>();
-  private recordCount = 0;
+  private recordBytes = 0;
 
   constructor(readonly set: ReplaySet) {
     const first = set.archives[0];
@@ -285,16 +287,16 @@ export class LogCursor {
   }
 
   private remember(start: number, rec: LogRecord): void {
-    if (this.recordCount >= RECORD_CACHE_LIMIT) {
+    if (this.recordBytes >= RECORD_CACHE_BYTES) {
       this.records.clear();
-      this.recordCount = 0;
+      this.recordBytes = 0;
     }
     const key = this.cur * 1048576 + this.curVol;
     let v = this.records.get(key);
     if (!v) this.records.set(key, (v = { byStart: new Map(), byEnd: new Map() }));
     v.byStart.set(start, rec);
     v.byEnd.set(start + rec.buf.length, rec);
-    this.recordCount++;
+    this.recordBytes += rec.buf.length;
   }
 
   /**

@@ -1,16 +1,22 @@
 // Block cache over one data volume: replay reads records one at a time, forwards and
 // backwards, and re-reads the same neighbourhood from fetch to fetch (archive-format.md §7.3),
-// so bytes are fetched from the ByteSource in aligned blocks and kept in a small LRU. A record
-// inside one block is returned as a view (no copy); one spanning blocks is read whole.
+// so bytes are fetched from the ByteSource in aligned blocks and kept in an LRU that every
+// volume shares (16 per volume held 16 MiB for each volume ever read). A record inside one
+// block is returned as a view (no copy); one spanning blocks is read whole.
 import type { ReplayVolume } from './replay-source';
+import { ByteCache, cacheOwner } from '../io/byte-cache';
 
 // 1 MiB blocks: few ByteSource reads (each one a round trip through the platform's I/O)
-// for the mostly sequential access of a replay; 16 of them keep a neighbourhood resident.
+// for the mostly sequential access of a replay.
 export const BLOCK_SIZE = 1 << 20;
-const MAX_BLOCKS = 16;
+
+/** Blocks of every volume being replayed share this budget (io/README.md budgets): a
+ *  neighbourhood of 16 blocks stays resident. */
+export const volumeBlockCache = new ByteCache(16 * BLOCK_SIZE);
 
 export class VolumeBytes {
-  private readonly blocks = new Map<number, Uint8Array>();
+  private readonly owner = cacheOwner('vol');
+  private readonly blocks = volumeBlockCache;
 
   constructor(
     readonly volume: ReplayVolume,
@@ -22,19 +28,10 @@ export class VolumeBytes {
   }
 
   private async block(index: number): Promise<Uint8Array> {
-    const hit = this.blocks.get(index);
-    if (hit) {
-      // Refresh its LRU position.
-      this.blocks.delete(index);
-      this.blocks.set(index, hit);
-      return hit;
-    }
+    const hit = this.blocks.get(this.owner + index);
+    if (hit) return hit;
     const bytes = await this.volume.read(index * BLOCK_SIZE, BLOCK_SIZE);
-    if (this.blocks.size >= MAX_BLOCKS) {
-      const oldest = this.blocks.keys().next().value;
-      if (oldest !== undefined) this.blocks.delete(oldest);
-    }
-    this.blocks.set(index, bytes);
+    this.blocks.set(this.owner + index, bytes);
     return bytes;
   }
 
@@ -59,7 +56,7 @@ export class VolumeBytes {
   tryBytes(offset: number, length: number): Uint8Array | undefined {
     const first = Math.floor(offset / BLOCK_SIZE);
     if (offset < 0 || length <= 0 || Math.floor((offset + length - 1) / BLOCK_SIZE) !== first) return undefined;
-    const b = this.blocks.get(first);
+    const b = this.blocks.get(this.owner + first);
     if (!b) return undefined;
     const start = offset - first * BLOCK_SIZE;
     return start + length <= b.length ? b.subarray(start, start + length) : undefined;
@@ -70,7 +67,7 @@ export class VolumeBytes {
   tryWord(offset: number): number | undefined {
     const first = Math.floor(offset / BLOCK_SIZE);
     if (offset < 0 || Math.floor((offset + 3) / BLOCK_SIZE) !== first) return undefined;
-    const b = this.blocks.get(first);
+    const b = this.blocks.get(this.owner + first);
     if (!b) return undefined;
     const i = offset - first * BLOCK_SIZE;
     if (i + 4 > b.length) return undefined;

@@ -78,4 +78,43 @@ describe('SeriesCache', () => {
     expect(fetchStep(3_600_000, 1000, 1500)).toBe(3000);
     expect(fetchStep(600_000, 1000, 1500)).toBe(1000);
   });
+
+  it('trims the least recently wanted blocks to what they show once over its budget', async () => {
+    // Blocks with one row per step over the window asked, one column.
+    const rows = (req: { t0Ms: number; t1Ms: number; stepMs: number }): SeriesBlock => {
+      const ts = Float64Array.from({ length: (req.t1Ms - req.t0Ms) / req.stepMs + 1 }, (_, i) => req.t0Ms + i * req.stepMs);
+      return { t0Ms: req.t0Ms, t1Ms: req.t1Ms, stepMs: req.stepMs, timestamps: ts, plots: [], columns: [{ plot: 0, instId: -1, instName: '', values: ts.map((t) => t / 1000) }] };
+    };
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    // Room for 45 rows (16 bytes each: a timestamp and a value): two padded windows of 21, not three.
+    const budget = 45 * 16;
+    const cache = new SeriesCache((req) => Promise.resolve(rows(req)), budget);
+    for (const chart of ['a', 'b']) {
+      cache.want(chart, 's', wish(20_000, 30_000, chart));
+      await tick();
+      cache.want(chart, 's', wish(21_000, 31_000, chart)); // moved: the padded window comes
+      await tick();
+      await tick();
+    }
+    expect(cache.get('a', 's').block?.timestamps.length).toBe(21); // 16 000 … 36 000
+    expect(cache.get('b', 's').block?.timestamps.length).toBe(21);
+    cache.want('c', 's', wish(20_000, 30_000, 'c'));
+    await tick();
+    cache.want('c', 's', wish(21_000, 31_000, 'c'));
+    await tick();
+    await tick();
+    // a, the least recently wanted, went first, then b: each keeps only its visible rows
+    // (21 000 … 31 000) and their values; c, just answered, keeps its padding.
+    const a = cache.get('a', 's').block;
+    expect(a && [...a.timestamps]).toEqual(Array.from({ length: 11 }, (_, i) => 21_000 + i * 1000));
+    expect(a && [...a.columns[0].values]).toEqual(Array.from({ length: 11 }, (_, i) => 21 + i));
+    expect(cache.get('b', 's').block?.timestamps.length).toBe(11);
+    expect(cache.get('c', 's').block?.timestamps.length).toBe(21);
+    expect(cache.bytes).toBeLessThanOrEqual(budget);
+    // What a shows is still covered: no new request when it stays put.
+    const before = cache.bytes;
+    cache.want('a', 's', wish(21_000, 31_000, 'a'));
+    await tick();
+    expect(cache.bytes).toBe(before);
+  });
 });

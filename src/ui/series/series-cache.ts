@@ -5,6 +5,10 @@
 // (Perfetto's AsyncLimiter), so dragging the slider never queues stale fetches. Requests
 // made in the same tick for the same source and window (every chart of a tab moves together)
 // go to the engine as one, so the archive is replayed once for all of them.
+//
+// Memory: the blocks held are bounded by SERIES_BUDGET_BYTES. Past it, the least recently
+// wanted charts' blocks are trimmed to what they show (their padding goes: the next move
+// fetches it again), so no chart on screen ever goes blank for the budget's sake.
 import { asEngineError, getEngine } from '../engine-client';
 import type { EngineError, PlotRequest, SeriesBlock, SourceHandle } from '../../workers/engine-types';
 import { covers, neededWindow, paddedWindow, type Window } from './buffered-window';
@@ -28,9 +32,14 @@ export interface SeriesEntry {
 
 type Fetcher = (req: { handle: SourceHandle; plots: readonly PlotRequest[]; rate: boolean } & Window) => Promise<SeriesBlock>;
 
+/** Bytes of series blocks held for every chart together (src/pcp-core/io/README.md budgets). */
+export const SERIES_BUDGET_BYTES = 32 * 1024 * 1024;
+
 interface Slot {
   specKey: string;
   block: SeriesBlock | undefined;
+  /** What the chart shows now: trimming keeps this part of the block. */
+  visible: Window | undefined;
   error: EngineError | undefined;
   inflight: boolean;
   pending: SeriesWish | undefined;
@@ -44,7 +53,31 @@ export class SeriesCache {
   private readonly versions = new Map<string, number>();
   private readonly listeners = new Map<string, Set<() => void>>();
 
-  constructor(private readonly fetcher: Fetcher = (req) => getEngine().fetchSeries(req)) {}
+  constructor(
+    private readonly fetcher: Fetcher = (req) => getEngine().fetchSeries(req),
+    private readonly budgetBytes = SERIES_BUDGET_BYTES,
+  ) {}
+
+  /** Bytes of the blocks held now. */
+  get bytes(): number {
+    let n = 0;
+    for (const slot of this.slots.values()) n += slot.block ? blockBytes(slot.block) : 0;
+    return n;
+  }
+
+  /** Trims the least recently wanted blocks (never `keep`) to their visible rows while over budget. */
+  private enforceBudget(keep: Slot): void {
+    let total = this.bytes;
+    for (const [key, slot] of this.slots) {
+      if (total <= this.budgetBytes) return;
+      if (slot === keep || !slot.block || !slot.visible) continue;
+      const trimmed = trimBlock(slot.block, slot.visible);
+      if (trimmed === slot.block) continue;
+      total += blockBytes(trimmed) - blockBytes(slot.block);
+      slot.block = trimmed;
+      this.publish(key.slice(0, key.indexOf('|')), slot);
+    }
+  }
 
   /** Requests waiting for this tick's flush, grouped by source, rate and window. */
   private batch = new Map<string, { req: Omit<Parameters<Fetcher>[0], 'plots'>; members: { plots: readonly PlotRequest[]; done: (r: Promise<SeriesBlock>) => void }[] }>();
@@ -102,9 +135,11 @@ export class SeriesCache {
     const specKey = JSON.stringify([wish.handle, wish.plots, wish.rate]);
     let slot = this.slots.get(key);
     if (!slot) {
-      slot = { specKey, block: undefined, error: undefined, inflight: false, pending: undefined, snapshot: EMPTY };
-      this.slots.set(key, slot);
+      slot = { specKey, block: undefined, visible: undefined, error: undefined, inflight: false, pending: undefined, snapshot: EMPTY };
     }
+    // Map order is recency order for the budget: most recently wanted last.
+    this.slots.delete(key);
+    this.slots.set(key, slot);
     if (slot.specKey !== specKey) {
       // A different question: drop the old answer so stale columns are never drawn.
       slot.specKey = specKey;
@@ -113,6 +148,7 @@ export class SeriesCache {
       this.publish(chartId, slot);
     }
     const need = neededWindow(wish.visible, wish.bounds, wish.anchorMs, wish.stepMs);
+    slot.visible = need;
     if (slot.block && covers(slot.block, need)) return;
     if (slot.error && !slot.inflight && slot.pending === undefined && slot.block === undefined && this.sameError(slot, wish)) return;
     if (slot.inflight) {
@@ -147,6 +183,7 @@ export class SeriesCache {
         if (this.slots.get(key) !== slot || slot.specKey !== specKey) return;
         slot.block = block;
         slot.error = undefined;
+        this.enforceBudget(slot);
       },
       (e: unknown) => {
         if (this.slots.get(key) !== slot || slot.specKey !== specKey) return;
@@ -176,6 +213,29 @@ export function sliceBlock(b: SeriesBlock, from: number, count: number): SeriesB
     ...b,
     plots: b.plots.slice(from, from + count),
     columns: b.columns.filter((c) => c.plot >= from && c.plot < from + count).map((c) => ({ ...c, plot: c.plot - from })),
+  };
+}
+
+/** Bytes a block holds in its typed arrays. */
+export function blockBytes(b: SeriesBlock): number {
+  return b.timestamps.byteLength + b.columns.reduce((n, c) => n + c.values.byteLength, 0);
+}
+
+/** `b` cut to the rows of `win` (copies, so the rows cut away are freed); `b` itself when nothing goes. */
+export function trimBlock(b: SeriesBlock, win: Window): SeriesBlock {
+  if (b.stepMs !== win.stepMs) return b;
+  const ts = b.timestamps;
+  let from = 0;
+  while (from < ts.length && ts[from] < win.t0Ms - 1e-6) from++;
+  let to = ts.length;
+  while (to > from && ts[to - 1] > win.t1Ms + 1e-6) to--;
+  if (from === 0 && to === ts.length) return b;
+  return {
+    ...b,
+    t0Ms: Math.max(b.t0Ms, win.t0Ms),
+    t1Ms: Math.min(b.t1Ms, win.t1Ms),
+    timestamps: ts.slice(from, to),
+    columns: b.columns.map((c) => ({ ...c, values: c.values.slice(from, to) })),
   };
 }
 

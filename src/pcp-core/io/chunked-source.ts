@@ -1,0 +1,144 @@
+// The part every decompressing ByteSource that decodes in place shares (xz blocks in
+// xz-source.ts, zstd frames in zstd-source.ts): a table of chunks, each the uncompressed bytes
+// of one independently decodable piece of the stored file, decoded on demand and kept in a
+// shared LRU ByteCache. pmlogger's files are often one chunk of up to 100 MB, so a first read
+// near a chunk's start (opening an archive reads every volume's label) decodes only a prefix,
+// and the whole chunk is decoded once a read reaches further. Decodes in flight are shared by
+// concurrent reads. Subclasses say how to decode chunk i and whether that happens off thread.
+import type { ByteSource } from './byte-source';
+import { ByteCache, cacheOwner } from './byte-cache';
+import { checkRead } from './read-args';
+
+/** Decoded chunks of every open xz and zstd source share this budget (io/README.md budgets);
+ *  the newest chunk is kept even when larger (a 100 MB single-block volume). Where decoding
+ *  happens in another process (the CLI), the decoder asks for more room to decode ahead. */
+export const decodedChunkCache = new ByteCache(128 * 1024 * 1024);
+
+/** Where one chunk's content lies in the uncompressed bytes. */
+export interface Chunk {
+  readonly uncompressedOffset: number;
+  readonly uncompressedSize: number;
+}
+
+/** readAhead decodes only chunks of at most this fraction of the cache's budget. */
+const READ_AHEAD_SHARE = 4;
+
+/** How much of a chunk a first read near its start decodes at least: a label and then some. */
+const PREFIX_BYTES = 64 * 1024;
+
+export abstract class ChunkedSource implements ByteSource {
+  readonly name: string;
+  /** Key prefix of this source's entries in the shared cache. */
+  protected readonly owner: string;
+  /** Decodes under way, per chunk, so concurrent reads share them. */
+  private readonly pending = new Map<number, Promise<Uint8Array>>();
+  protected closed = false;
+
+  protected constructor(
+    protected readonly compressed: ByteSource,
+    private readonly chunks: readonly Chunk[],
+    protected readonly cache: ByteCache,
+    kind: string,
+    readonly size: number,
+  ) {
+    this.name = compressed.name;
+    this.owner = cacheOwner(kind);
+  }
+
+  /**
+   * Decodes chunk `i`: at least its first `want` bytes, the whole chunk when `want` is its
+   * size. Rejects with an error naming the file and the chunk for damaged data.
+   */
+  protected abstract decodeChunk(i: number, want: number): Promise<Uint8Array>;
+
+  /** Whether decoding happens off this thread now, so that decoding ahead costs it nothing. */
+  protected abstract decodesOffThread(): boolean;
+
+  /** Index of the chunk holding uncompressed offset `offset` (< size), skipping empty chunks. */
+  private chunkAt(offset: number): number {
+    const chunks = this.chunks;
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (chunks[mid].uncompressedOffset <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Chunk `i` decoded at least up to `end` (relative to the chunk). */
+  private async decoded(i: number, end: number): Promise<Uint8Array> {
+    const key = this.owner + i;
+    const full = this.chunks[i].uncompressedSize;
+    for (;;) {
+      const have = this.cache.get(key);
+      if (have && have.length >= end) return have;
+      const running = this.pending.get(i);
+      if (running) {
+        await running.catch(() => undefined);
+        const after = this.cache.get(key);
+        if (after && after.length >= end) return after;
+        if (this.pending.get(i) !== running) continue;
+      }
+      // First touch near the start: a prefix. Anything more: the whole chunk, once.
+      const want = !have && end <= full / 2 ? Math.min(full, Math.max(end, PREFIX_BYTES)) : full;
+      const decode = this.decodeChunk(i, want);
+      this.pending.set(i, decode);
+      try {
+        const bytes = await decode;
+        if (!this.closed) this.cache.set(key, bytes);
+        if (bytes.length >= end) return bytes;
+      } finally {
+        if (this.pending.get(i) === decode) this.pending.delete(i);
+      }
+    }
+  }
+
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    checkRead(this.name, offset, length, this.closed);
+    const end = Math.min(offset + length, this.size);
+    if (offset >= end) return new Uint8Array(0);
+    const first = this.chunkAt(offset);
+    const last = this.chunkAt(end - 1);
+    if (first === last) {
+      const at = this.chunks[first].uncompressedOffset;
+      return (await this.decoded(first, end - at)).subarray(offset - at, end - at);
+    }
+    const out = new Uint8Array(end - offset);
+    await Promise.all(
+      this.chunks.slice(first, last + 1).map(async (chunk, k) => {
+        const from = Math.max(offset, chunk.uncompressedOffset);
+        const to = Math.min(end, chunk.uncompressedOffset + chunk.uncompressedSize);
+        if (from >= to) return;
+        const bytes = await this.decoded(first + k, to - chunk.uncompressedOffset);
+        out.set(bytes.subarray(from - chunk.uncompressedOffset, to - chunk.uncompressedOffset), from - offset);
+      }),
+    );
+    return out;
+  }
+
+  /** Decodes the chunks of [offset, offset+length) now when that happens off this thread. */
+  async readAhead(offset: number, length: number): Promise<void> {
+    const end = Math.min(offset + length, this.size);
+    if (this.closed || offset >= end || !this.decodesOffThread()) return;
+    const decodes: Promise<unknown>[] = [];
+    for (let i = this.chunkAt(offset); i <= this.chunkAt(end - 1); i++) {
+      const size = this.chunks[i].uncompressedSize;
+      // Chunks decoded ahead share the cache with what is being read: only chunks small
+      // enough for it to hold a few at once.
+      if (size * READ_AHEAD_SHARE > this.cache.budgetBytes) continue;
+      // A failure is not lost: the chunk stays undecoded, and the read that needs it decodes
+      // it again and reports the error.
+      decodes.push(this.decoded(i, size).catch(() => undefined));
+    }
+    await Promise.all(decodes);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.cache.deletePrefix(this.owner);
+    await this.compressed.close();
+  }
+}

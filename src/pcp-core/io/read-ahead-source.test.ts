@@ -1,0 +1,144 @@
+// ReadAheadSource over a source that counts its reads: seeks pass through, a forward pass is
+// read in aligned chunks ahead of the reader with a bounded number in flight, chunks that fail
+// leave the error to the read itself, and held chunks stay within the cache's budget.
+import { describe, expect, it } from 'vitest';
+import type { ByteSource } from './byte-source';
+import { ByteCache } from './byte-cache';
+import { MemorySource } from './memory-source';
+import { ReadAheadSource } from './read-ahead-source';
+
+const KB = 1024;
+
+/** A MemorySource whose reads take a macrotask and are logged; reads from `failAt` reject. */
+class SlowSource implements ByteSource {
+  readonly reads: [number, number][] = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  failAt = Infinity;
+  private readonly mem: MemorySource;
+
+  constructor(readonly bytes: Uint8Array) {
+    this.mem = new MemorySource('slow', bytes);
+  }
+
+  get name(): string {
+    return this.mem.name;
+  }
+
+  get size(): number {
+    return this.mem.size;
+  }
+
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    this.reads.push([offset, length]);
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    await new Promise((r) => setTimeout(r, 1));
+    this.inFlight--;
+    if (offset + length > this.failAt) throw new Error(`slow: cannot read at ${offset}`);
+    return this.mem.read(offset, length);
+  }
+
+  close(): Promise<void> {
+    return this.mem.close();
+  }
+}
+
+/** Byte-wise equality without vitest's element-by-element diff (slow on large arrays). */
+function same(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function pattern(n: number): Uint8Array {
+  return Uint8Array.from({ length: n }, (_, i) => (i * 7 + (i >> 8)) & 0xff);
+}
+
+describe('ReadAheadSource', () => {
+  it('passes reads that do not follow the previous one straight through, reading nothing ahead', async () => {
+    const inner = new SlowSource(pattern(1000 * KB));
+    const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 4, cache: new ByteCache(1 << 20) });
+    for (const [offset, length] of [[0, 132], [900 * KB, 4 * KB], [300 * KB, 10], [10 * KB, 100]]) {
+      expect(same(await src.read(offset, length), inner.bytes.subarray(offset, offset + length))).toBe(true);
+    }
+    expect(inner.reads).toEqual([[0, 132], [900 * KB, 4 * KB], [300 * KB, 10], [10 * KB, 100]]);
+    expect(src.inFlight).toBe(0);
+  });
+
+  it('reads a forward pass in aligned chunks ahead of the reader, a bounded number in flight', async () => {
+    const size = 1000 * KB + 123;
+    const inner = new SlowSource(pattern(size));
+    const cache = new ByteCache(1 << 20);
+    const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 3, cache });
+    // Windows of 16 KiB that overlap a little, as the record reader's do, to the end.
+    let got = 0;
+    let held = 0;
+    for (let at = 100; at < size; at += 16 * KB - 40) {
+      const bytes = await src.read(at, 16 * KB);
+      held = Math.max(held, cache.size);
+      expect(same(bytes, inner.bytes.subarray(at, Math.min(size, at + 16 * KB)))).toBe(true);
+      got++;
+    }
+    expect(got).toBeGreaterThan(60);
+    // The first window and the start of the second are read as asked; then only chunks.
+    const chunked = inner.reads.slice(1);
+    expect(chunked.every(([offset, length]) => offset % (64 * KB) === 0 && (length === 64 * KB || offset + length === size))).toBe(true);
+    const starts = chunked.map(([offset]) => offset);
+    expect(new Set(starts).size).toBe(starts.length); // each chunk read once
+    expect(starts.length).toBe(Math.ceil(size / (64 * KB)));
+    expect(inner.maxInFlight).toBeLessThanOrEqual(3 + 1);
+    expect(inner.maxInFlight).toBeGreaterThan(1);
+    // Behind the pass only the previous chunk stays; ahead of it, at most the depth.
+    expect(held).toBeLessThanOrEqual((1 + 1 + 3) * 64 * KB);
+    expect(held).toBeGreaterThanOrEqual(3 * 64 * KB);
+  });
+
+  it('reads ahead one chunk more with each read in a row, up to its depth', async () => {
+    const inner = new SlowSource(pattern(1024 * KB));
+    const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 4, cache: new ByteCache(1 << 20) });
+    await src.read(0, 16 * KB);
+    await src.read(16 * KB, 16 * KB); // first in a row: its chunk and one ahead
+    expect(inner.reads.slice(1).map(([offset]) => offset / KB)).toEqual([0, 64]);
+    await src.read(32 * KB, 16 * KB); // second: two ahead
+    await src.read(48 * KB, 16 * KB); // third: three ahead
+    expect(inner.reads.slice(1).map(([offset]) => offset / KB)).toEqual([0, 64, 128, 192]);
+    await src.read(64 * KB, 16 * KB); // fourth, in chunk 1: four ahead of it
+    await src.read(80 * KB, 16 * KB);
+    expect(inner.reads.slice(1).map(([offset]) => offset / KB)).toEqual([0, 64, 128, 192, 256, 320]);
+  });
+
+  it('assembles a read across two chunks and passes a bulk read through', async () => {
+    const inner = new SlowSource(pattern(512 * KB));
+    const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 2, cache: new ByteCache(1 << 20) });
+    await src.read(0, 60 * KB);
+    expect(same(await src.read(60 * KB, 8 * KB), inner.bytes.subarray(60 * KB, 68 * KB))).toBe(true); // starts the pass
+    expect(same(await src.read(68 * KB, 70 * KB), inner.bytes.subarray(68 * KB, 138 * KB))).toBe(true); // chunks 1 and 2
+    const before = inner.reads.length;
+    expect(same(await src.read(0, 512 * KB), inner.bytes)).toBe(true);
+    expect(inner.reads.slice(before)).toContainEqual([0, 512 * KB]);
+  });
+
+  it('leaves a failed chunk to the read that needs it, which reports the source’s error', async () => {
+    const inner = new SlowSource(pattern(512 * KB));
+    inner.failAt = 200 * KB;
+    const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 4, cache: new ByteCache(1 << 20) });
+    await src.read(0, 16 * KB);
+    await src.read(16 * KB, 16 * KB);
+    expect(same(await src.read(128 * KB, 16 * KB), inner.bytes.subarray(128 * KB, 144 * KB))).toBe(true);
+    await expect(src.read(190 * KB, 16 * KB)).rejects.toThrow('slow: cannot read at 194560');
+    inner.failAt = Infinity; // the file is readable again: so is the range
+    expect(same(await src.read(192 * KB, 16 * KB), inner.bytes.subarray(192 * KB, 208 * KB))).toBe(true);
+  });
+
+  it('holds no more than its cache’s budget, and nothing after close', async () => {
+    const cache = new ByteCache(256 * KB);
+    const inner = new SlowSource(pattern(2048 * KB));
+    const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 4, cache });
+    for (let at = 0; at < 2048 * KB; at += 16 * KB) {
+      await src.read(at, 16 * KB);
+      expect(cache.size).toBeLessThanOrEqual(256 * KB);
+    }
+    await src.close();
+    expect(cache.size).toBe(0);
+    await expect(src.read(0, 1)).rejects.toThrow('read after close');
+  });
+});
