@@ -14,7 +14,7 @@ export async function replaySetOf(set: ArchiveSet): Promise<ReplaySet> {
       const reader = await a.volume(v);
       if (reader) {
         const source = reader.source;
-        volumes.set(v, { size: reader.size, read: (offset, length) => source.read(offset, length), readAhead: async () => source.readAhead?.(0, source.size) });
+        volumes.set(v, { file: a.files.volumes.get(v), size: reader.size, read: (offset, length) => source.read(offset, length), readAhead: async () => source.readAhead?.(0, source.size) });
       }
     }
     archives.push({
