@@ -33,10 +33,11 @@ import {
   type PmId,
   type Timestamp,
 } from '../pcp-core/types';
-import { formatIsoUtc } from '../pcp-core/archive/timestamps';
+import { formatIsoUtc } from '../pcp-core/time/format';
 import type { ArchiveValueSet } from '../pcp-core/archive/data-record';
 import { blockOffset, type LogRecord } from '../pcp-core/replay/log-record';
-import { decodeAtom, decodeCStringAt } from '../pcp-core/archive/value-decode';
+import { decodeAtom } from '../pcp-core/archive/value-decode';
+import { decodeCStringAt } from '../pcp-core/io/cursor';
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 

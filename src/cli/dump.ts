@@ -15,8 +15,9 @@ import { archiveOption, archiveRecords, archiveSpec, BufferedOut, describeError,
 import { DumpJsonFormatter } from './dump-json';
 import type { ArchiveSet } from '../pcp-core/archive/archive-set';
 import { blockOffset, type LogRecord } from '../pcp-core/replay/log-record';
-import { decodeAtom, decodeCStringAt } from '../pcp-core/archive/value-decode';
-import { formatIsoUtc } from '../pcp-core/archive/timestamps';
+import { decodeAtom } from '../pcp-core/archive/value-decode';
+import { decodeCStringAt } from '../pcp-core/io/cursor';
+import { formatIsoUtc } from '../pcp-core/time/format';
 import { PM_ERR_EOL, PmError, pmErrStr } from '../pcp-core/errors';
 import {
   PM_INDOM_NULL,

@@ -4,7 +4,7 @@
 import { optFlag, parseArgs, type OptionSpec } from './args';
 import type { Command } from './command';
 import { archiveOption, archiveRecords, archiveSpec, describeError, openForCommand } from './archive-cli';
-import { formatIsoUtc } from '../pcp-core/archive/timestamps';
+import { formatIsoUtc } from '../pcp-core/time/format';
 import { PM_ERR_EOL, PmError } from '../pcp-core/errors';
 
 const options: readonly OptionSpec[] = [archiveOption, { long: 'json', help: 'print one JSON object' }];

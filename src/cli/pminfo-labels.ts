@@ -19,7 +19,7 @@ import type { ArchiveSet } from '../pcp-core/archive/archive-set';
 import type { StoredLabelSet } from '../pcp-core/archive/meta-records';
 import type { LogRecord } from '../pcp-core/replay/log-record';
 import { archiveRecords } from './archive-cli';
-import { compareTimestamps } from '../pcp-core/archive/timestamps';
+import { compareTimestamps } from '../pcp-core/time/timestamp';
 import { ArchiveContext } from '../pcp-core/context/archive-context';
 import { PM_LABEL_CLUSTER, PM_LABEL_CONTEXT, PM_LABEL_DOMAIN, PM_LABEL_INDOM, PM_LABEL_INSTANCES, PM_LABEL_ITEM, type LabelSet } from '../pcp-core/context/context';
 import { DerivedContext } from '../pcp-core/derived/derived-context';

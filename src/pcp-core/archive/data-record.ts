@@ -31,8 +31,9 @@ export interface RecordShape {
  * checked by the reader). Returns the record's shape, or why libpcp's decoder rejects it.
  */
 export function checkDataRecord(view: DataView, version: LogVersion): RecordShape | string {
-  const R = view.byteLength;
+  const R = view.getUint32(0);
   const H = logFormat(version).dataHeaderSize;
+  if (R > view.byteLength) return `record of ${R} bytes runs past the ${view.byteLength} bytes given`;
   if (R - 4 < H) return `record of ${R} bytes is shorter than a ${H + 4}-byte header`;
   const timestamp = decodeStamp(view, 4, version);
   const numpmid = view.getInt32(H - 4);
@@ -64,7 +65,9 @@ const EMPTY_INST = new Int32Array(0);
 export function decodeValueSets(bytes: Uint8Array, view: DataView, shape: RecordShape, typeOf: (pmid: PmId) => number | undefined): ArchiveValueSet[] {
   const { numpmid, vsetOffsets } = shape;
   const sets: ArchiveValueSet[] = new Array<ArchiveValueSet>(numpmid);
-  const recordEnd = view.byteLength - 4;
+  // A <mark> synthesised between archives has no bytes at all.
+  if (numpmid === 0) return sets;
+  const recordEnd = view.getUint32(0) - 4;
   for (let i = 0; i < numpmid; i++) {
     const p = vsetOffsets[i];
     const pmid = view.getUint32(p) as PmId;

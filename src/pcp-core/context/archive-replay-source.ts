@@ -11,10 +11,9 @@ export async function replaySetOf(set: ArchiveSet): Promise<ReplaySet> {
   for (const a of set.archives) {
     const volumes = new Map<number, ReplayVolume>();
     for (let v = a.minVol; v <= a.maxVol; v++) {
-      const reader = await a.volume(v);
-      if (reader) {
-        const source = reader.source;
-        volumes.set(v, { file: a.files.volumes.get(v), size: reader.size, read: (offset, length) => source.read(offset, length), readAhead: async () => source.readAhead?.(0, source.size) });
+      const source = await a.volume(v);
+      if (source) {
+        volumes.set(v, { file: a.files.volumes.get(v), size: source.size, read: (offset, length) => source.read(offset, length), readAhead: async () => source.readAhead?.(0, source.size) });
       }
     }
     archives.push({
