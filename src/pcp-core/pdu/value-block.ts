@@ -3,7 +3,6 @@
 // arrays carried by EVENT and HIGHRES_EVENT blocks. Decoding is typed by the block's vtype
 // (or the metric's descriptor for in-situ words and vtype 0), and bounded by vlen.
 import {
-  PM_EVENT_FLAG_MISSED,
   PM_TYPE_32,
   PM_TYPE_64,
   PM_TYPE_AGGREGATE,
@@ -18,13 +17,9 @@ import {
   PM_TYPE_UNKNOWN,
   type AtomValue,
   type EventArray,
-  type EventParam,
-  type EventRecord,
-  type PmId,
 } from '../types';
 import { Cursor, decodeCString } from '../io/cursor';
 import { decodeEventArray as decodeEvents } from '../archive/value-decode';
-import { pad4 } from './constants';
 import { encodeUtf8, type PduWriter } from './pdu-buffer';
 
 /** Largest vlen the 24-bit field can hold (§1.4). */

@@ -295,17 +295,18 @@ export class LogCursor {
       return this.fail(start, `length mismatch: header ${view.getInt32(0)} != trailer ${view.getInt32(head - 4)}`);
     }
     this.pos = direction === MODE_FORW ? start + head : start;
-    if (typeof rec === 'string') return this.fail(start, rec);
+    if ('rejected' in rec) return this.fail(start, rec.rejected);
     this.remember(start, rec);
     return rec;
   }
 
   /** The record in `buf` (`head` bytes from its start), checked and decoded; a string says
    *  why libpcp's decoder rejects it. */
-  private framedRecord(buf: Uint8Array, head: number): LogRecord | 'bad-trailer' | string {
+  private framedRecord(buf: Uint8Array, head: number): LogRecord | { readonly rejected: string } | 'bad-trailer' {
     const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     if (view.getInt32(0) !== view.getInt32(head - 4)) return 'bad-trailer';
-    return checkLogRecord(buf, this.archive.version, this.base);
+    const rec = checkLogRecord(buf, this.archive.version, this.base);
+    return typeof rec === 'string' ? { rejected: rec } : rec;
   }
 
   private remember(start: number, rec: LogRecord): void {
@@ -361,7 +362,7 @@ export class LogCursor {
     if (typeof start !== 'number') return undefined;
     const buf = vb.tryBytes(start, head);
     const rec = buf && this.framedRecord(buf, head);
-    if (typeof rec !== 'object') return undefined;
+    if (typeof rec !== 'object' || 'rejected' in rec) return undefined;
     this.markDone = 0;
     this.pos = direction === MODE_FORW ? start + head : start;
     this.remember(start, rec);
