@@ -9,6 +9,8 @@ import { openStored } from '../pcp-core/io/open-stored';
 import { openArchiveSet } from '../pcp-core/archive/open-archive-set';
 import type { ArchiveSet } from '../pcp-core/archive/archive-set';
 import { isPmError } from '../pcp-core/errors';
+import { ArchiveContext } from '../pcp-core/context/archive-context';
+import type { ReplaySession } from '../pcp-core/replay/replay-session';
 
 export const archiveOption: OptionSpec = {
   short: 'a',
@@ -30,6 +32,15 @@ export function archiveSpec(args: ParsedArgs): string {
 export function describeError(e: unknown): string {
   if (isPmError(e)) return e.describe();
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/**
+ * The set's replay session, positioned at its start in PM_MODE_FORW: records as
+ * pmFetchArchive returns them (fetchArchiveRecord) and pmGetArchiveEnd, by the one reader of
+ * data volumes every context uses.
+ */
+export async function archiveRecords(set: ArchiveSet): Promise<ReplaySession> {
+  return (await ArchiveContext.fromSet(set)).session;
 }
 
 /** Opens the archive set for a command; on failure prints one line and returns null. */

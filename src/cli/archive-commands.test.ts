@@ -8,7 +8,8 @@ import { dumpCommand } from './dump';
 import { infoCommand } from './info';
 import { metricsCommand } from './metrics';
 import type { Command } from './command';
-import { buildArchive, ByteWriter } from '../pcp-core/archive/testing/archive-builder';
+import { buildArchive } from '../pcp-core/archive/testing/archive-builder';
+import { ByteWriter } from '../pcp-core/io/byte-writer';
 import { demoSpec } from '../pcp-core/archive/testing/demo-archive';
 
 let dir: string;
@@ -30,7 +31,7 @@ beforeAll(() => {
   const vol1 = bad.get('1') as Uint8Array;
   new DataView(vol1.buffer).setUint32(808 + new DataView(vol1.buffer).getUint32(808) - 4, 99);
   for (const [suffix, bytes] of bad) writeFileSync(join(dir, `bad.${suffix}`), bytes);
-  writeFileSync(join(dir, 'junk.meta'), new ByteWriter().u32(132).u32(0x12345602).result());
+  writeFileSync(join(dir, 'junk.meta'), new ByteWriter().u32(132).u32(0x12345602).finish());
   writeFileSync(join(dir, 'junk.0'), new Uint8Array(200));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -31,11 +31,13 @@ import {
   type AtomValue,
   type EventArray,
   type PmId,
+  type Timestamp,
 } from '../pcp-core/types';
-import { formatIsoUtc } from '../pcp-core/archive/timestamps';
-import type { ArchiveRecord } from '../pcp-core/archive/volume-record';
-import type { RawRecord } from '../pcp-core/archive/record-cursor';
-import { decodeAtom, decodeCStringAt } from '../pcp-core/archive/value-decode';
+import { formatIsoUtc } from '../pcp-core/time/format';
+import type { ArchiveValueSet } from '../pcp-core/archive/data-record';
+import { blockOffset, type LogRecord } from '../pcp-core/replay/log-record';
+import { decodeAtom } from '../pcp-core/archive/value-decode';
+import { decodeCStringAt } from '../pcp-core/io/cursor';
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
@@ -99,9 +101,9 @@ export class DumpJsonFormatter {
   }
 
   /** One line, newline included. */
-  format(rec: ArchiveRecord): string {
+  format(rec: { readonly timestamp: Timestamp; readonly sets: readonly ArchiveValueSet[] }): string {
     const time = formatIsoUtc(rec.timestamp);
-    if (rec.mark) return `{"kind":"mark","time":"${time}"}\n`;
+    if (rec.sets.length === 0) return `{"kind":"mark","time":"${time}"}\n`;
     let out = `{"kind":"record","time":"${time}","sets":{`;
     for (let i = 0; i < rec.sets.length; i++) {
       const vs = rec.sets[i];
@@ -133,11 +135,11 @@ export class DumpJsonFormatter {
    * The same line as `format`, straight from a checked record's bytes (no decoded values):
    * the dump's fast path. 64-bit integers below 2^53 never become bigints here.
    */
-  formatRaw(rec: RawRecord, picked?: readonly number[]): string {
+  formatRaw(rec: LogRecord, picked?: readonly number[]): string {
     const time = formatIsoUtc(rec.timestamp);
-    if (rec.mark || !rec.frame || !rec.ctx) return `{"kind":"mark","time":"${time}"}\n`;
-    const { bytes, view, start } = rec.frame;
-    let p = start + rec.ctx.format.dataHeaderSize;
+    if (rec.numpmid === 0) return `{"kind":"mark","time":"${time}"}\n`;
+    const { buf: bytes, view } = rec;
+    let p = rec.vsetOffsets[0];
     let out = `{"kind":"record","time":"${time}","sets":{`;
     // `picked`: the offsets of the chosen sets (dump-select.ts), else every set in turn.
     const n = picked ? picked.length : rec.numpmid;
@@ -167,7 +169,7 @@ export class DumpJsonFormatter {
             : `{"insitu":${view.getInt32(q + 4)}}`;
           continue;
         }
-        const b = start + 4 * view.getInt32(q + 4) - 8;
+        const b = blockOffset(view.getInt32(q + 4));
         const word = view.getUint32(b);
         const len = (word & 0xffffff) - 4;
         const at = b + 4;

@@ -9,7 +9,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DirFileSet } from '../node/dir-file-set';
 import { openStored } from '../pcp-core/io/open-stored';
 import { openArchiveSet } from '../pcp-core/archive/open-archive-set';
-import { ArchiveFetcher } from '../pcp-core/archive/fetch-archive';
+import { archiveRecords } from './archive-cli';
 import { PM_ERR_EOL, PmError } from '../pcp-core/errors';
 import { DumpJsonFormatter } from './dump-json';
 
@@ -32,11 +32,11 @@ export async function* ourDumpLines(name: string): AsyncGenerator<string> {
   }
   try {
     const format = new DumpJsonFormatter((p) => set.metadata.desc(p)?.type);
-    const fetcher = new ArchiveFetcher(set);
+    const records = await archiveRecords(set);
     for (;;) {
       let line: string;
       try {
-        line = format.formatRaw(await fetcher.nextRaw());
+        line = format.formatRaw(await records.fetchArchiveRecord());
       } catch (e) {
         if (!(e instanceof PmError)) throw e;
         yield e.code === PM_ERR_EOL ? endLine(name, null) : endLine(name, 'fetch', e.code);

@@ -11,13 +11,13 @@ import { ArchiveContext } from '../pcp-core/context/archive-context';
 import { formatCtimeFraction, type Zone } from '../pcp-core/time';
 import { compareTimestamps } from '../pcp-core/time/timestamp';
 import type { Command, CommandIo } from './command';
-import { archiveOption, archiveSpec, BufferedOut, describeError, openForCommand } from './archive-cli';
+import { archiveOption, archiveRecords, archiveSpec, BufferedOut, describeError, openForCommand } from './archive-cli';
 import { DumpJsonFormatter } from './dump-json';
-import { ArchiveFetcher } from '../pcp-core/archive/fetch-archive';
 import type { ArchiveSet } from '../pcp-core/archive/archive-set';
-import type { RawRecord } from '../pcp-core/archive/record-cursor';
-import { decodeAtom, decodeCStringAt } from '../pcp-core/archive/value-decode';
-import { formatIsoUtc } from '../pcp-core/archive/timestamps';
+import { blockOffset, type LogRecord } from '../pcp-core/replay/log-record';
+import { decodeAtom } from '../pcp-core/archive/value-decode';
+import { decodeCStringAt } from '../pcp-core/io/cursor';
+import { formatIsoUtc } from '../pcp-core/time/format';
 import { PM_ERR_EOL, PmError, pmErrStr } from '../pcp-core/errors';
 import {
   PM_INDOM_NULL,
@@ -87,14 +87,14 @@ export class TextFormatter {
   }
 
   /** One record (or its `picked` sets), straight from its checked bytes (no decoded values kept). */
-  format(rec: RawRecord, picked?: readonly number[]): string {
+  format(rec: LogRecord, picked?: readonly number[]): string {
     const time = formatIsoUtc(rec.timestamp);
-    if (rec.mark || !rec.frame || !rec.ctx) return `${time} <mark>\n`;
-    const { bytes, view, start } = rec.frame;
+    if (rec.numpmid === 0) return `${time} <mark>\n`;
+    const { buf: bytes, view } = rec;
     // `picked`: the offsets of the chosen sets (dump-select.ts), else every set in turn.
     const n = picked ? picked.length : rec.numpmid;
     let out = `${time} ${n} metric${n === 1 ? '' : 's'}\n`;
-    let p = start + rec.ctx.format.dataHeaderSize;
+    let p = rec.vsetOffsets[0];
     for (let i = 0; i < n; i++) {
       if (picked) p = picked[i];
       const pmid = view.getUint32(p) as PmId;
@@ -121,7 +121,7 @@ export class TextFormatter {
         if (valfmt === PM_VAL_INSITU) {
           v = type === PM_TYPE_U32 ? String(view.getUint32(q + 4)) : type === PM_TYPE_FLOAT ? String(view.getFloat32(q + 4)) : String(view.getInt32(q + 4));
         } else {
-          const b = start + 4 * view.getInt32(q + 4) - 8;
+          const b = blockOffset(view.getInt32(q + 4));
           const len = (view.getUint32(b) & 0xffffff) - 4;
           const at = b + 4;
           if (type === PM_TYPE_U64 && len >= 8) {
@@ -234,16 +234,16 @@ export const dumpCommand: Command = {
         from = w.origin;
         until = w.finish;
       }
-      const keep = (rec: RawRecord): readonly number[] | undefined | null => {
+      const keep = (rec: LogRecord): readonly number[] | undefined | null => {
         if (from && compareTimestamps(rec.timestamp, from) < 0) return null;
         if (!wanted) return undefined;
         const picked = pickSets(rec, wanted);
         return picked.length > 0 ? picked : null;
       };
       const out = new BufferedOut(io);
-      const fetcher = new ArchiveFetcher(set);
-      const next = async (): Promise<RawRecord> => {
-        const rec = await fetcher.nextRaw();
+      const records = await archiveRecords(set);
+      const next = async (): Promise<LogRecord> => {
+        const rec = await records.fetchArchiveRecord();
         if (until && compareTimestamps(rec.timestamp, until) > 0) throw new PmError(PM_ERR_EOL, pmErrStr(PM_ERR_EOL));
         return rec;
       };

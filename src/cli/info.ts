@@ -3,9 +3,8 @@
 // domains and records. Counting records reads the whole archive (values are not decoded).
 import { optFlag, parseArgs, type OptionSpec } from './args';
 import type { Command } from './command';
-import { archiveOption, archiveSpec, describeError, openForCommand } from './archive-cli';
-import { ArchiveFetcher } from '../pcp-core/archive/fetch-archive';
-import { formatIsoUtc } from '../pcp-core/archive/timestamps';
+import { archiveOption, archiveRecords, archiveSpec, describeError, openForCommand } from './archive-cli';
+import { formatIsoUtc } from '../pcp-core/time/format';
 import { PM_ERR_EOL, PmError } from '../pcp-core/errors';
 
 const options: readonly OptionSpec[] = [archiveOption, { long: 'json', help: 'print one JSON object' }];
@@ -23,21 +22,21 @@ export const infoCommand: Command = {
     try {
       const label = set.label;
       const problems: string[] = [];
+      const reader = await archiveRecords(set);
       let end: string | null = null;
       try {
-        end = formatIsoUtc(await set.end());
+        end = formatIsoUtc(await reader.archiveEndNamed());
       } catch (e) {
         if (!(e instanceof PmError)) throw e;
         problems.push(`cannot locate end of archive: ${describeError(e)}`);
       }
       let records = 0;
       let marks = 0;
-      const fetcher = new ArchiveFetcher(set);
       for (;;) {
         try {
-          const r = await fetcher.nextStamp();
+          const r = await reader.fetchArchiveRecord();
           records++;
-          if (r.mark) marks++;
+          if (r.numpmid === 0) marks++;
         } catch (e) {
           if (!(e instanceof PmError)) throw e;
           if (e.code !== PM_ERR_EOL) problems.push(`records after ${records}: ${describeError(e)}`);

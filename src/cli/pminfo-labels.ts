@@ -17,9 +17,9 @@
 //   the run's first pmid apply to the whole run.
 import type { ArchiveSet } from '../pcp-core/archive/archive-set';
 import type { StoredLabelSet } from '../pcp-core/archive/meta-records';
-import { ArchiveFetcher } from '../pcp-core/archive/fetch-archive';
-import type { RawRecord } from '../pcp-core/archive/record-cursor';
-import { compareTimestamps } from '../pcp-core/archive/timestamps';
+import type { LogRecord } from '../pcp-core/replay/log-record';
+import { archiveRecords } from './archive-cli';
+import { compareTimestamps } from '../pcp-core/time/timestamp';
 import { ArchiveContext } from '../pcp-core/context/archive-context';
 import { PM_LABEL_CLUSTER, PM_LABEL_CONTEXT, PM_LABEL_DOMAIN, PM_LABEL_INDOM, PM_LABEL_INSTANCES, PM_LABEL_ITEM, type LabelSet } from '../pcp-core/context/context';
 import { DerivedContext } from '../pcp-core/derived/derived-context';
@@ -149,24 +149,20 @@ interface FirstRecords {
 async function firstRecords(set: ArchiveSet): Promise<FirstRecords> {
   const byPmid = new Map<number, Timestamp>();
   let firstAny: Timestamp | undefined;
-  const fetcher = new ArchiveFetcher(set);
+  const records = await archiveRecords(set);
   for (;;) {
-    let rec: RawRecord;
+    let rec: LogRecord;
     try {
-      rec = await fetcher.nextRaw();
+      rec = await records.fetchArchiveRecord();
     } catch (e) {
       if (!isPmError(e)) throw e;
       return { byPmid, firstAny, endError: e.code };
     }
-    if (rec.mark || !rec.frame || !rec.ctx) continue;
+    if (rec.numpmid === 0) continue;
     firstAny ??= rec.timestamp;
-    const { view, start } = rec.frame;
-    let p = start + rec.ctx.format.dataHeaderSize;
     for (let i = 0; i < rec.numpmid; i++) {
-      const pmid = view.getUint32(p);
-      const numval = view.getInt32(p + 4);
+      const pmid = rec.view.getUint32(rec.vsetOffsets[i]);
       if (!byPmid.has(pmid)) byPmid.set(pmid, rec.timestamp);
-      p += numval > 0 ? 12 + 8 * numval : 8;
     }
   }
 }

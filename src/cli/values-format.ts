@@ -11,7 +11,7 @@
 //   "-Infinity" or "NaN" (JSON has no such numbers), never null.
 // Without --json, a table in the style of pmval/pmrep: one column per metric instance, one
 // row per sample, values printed as pmval prints them.
-import { formatIsoUtc } from '../pcp-core/archive/timestamps';
+import { formatIsoUtc } from '../pcp-core/time/format';
 import type { Timestamp } from '../pcp-core/types';
 import { PM_INDOM_NULL, PM_SEM_COUNTER, PM_TYPE_DOUBLE, PM_TYPE_FLOAT, formatInDom, formatPmId, formatSem, formatType } from '../pcp-core/types';
 import { formatUnits } from '../pcp-core/units';

@@ -1,8 +1,9 @@
 // C numeric semantics that libpcp's results depend on, reproduced exactly in JavaScript:
 // correctly rounded rational → double / float conversions, integer powers (glibc pow),
 // int64 → float, the x87 80-bit `long double` rounding that pmtimespecToReal and
-// pmtimespecFromReal go through, and strtod / strtol as glibc parses in the C locale.
-// Used by units.ts (pmParseUnitsStr, pmConvScale), values.ts (pmExtractValue) and time/.
+// pmtimespecFromReal go through, strtod / strtol as glibc parses in the C locale, and C's
+// double → integer casts as gcc compiles them for x86-64. Used by units.ts (pmParseUnitsStr,
+// pmConvScale), values.ts (pmExtractValue), replay's interpolation, fetchgroup and time/.
 // Everything here is exact: bigint rationals, rounding to nearest, ties to even.
 
 /** Number of significant bits of a non-negative bigint (0 for 0). */
@@ -374,4 +375,41 @@ export function formatExpC(x: number, digits: number): string {
   }
   const s = q.toString();
   return `${neg ? '-' : ''}${digits > 0 ? `${s[0]}.${s.slice(1)}` : s}e${dexp < 0 ? '-' : '+'}${String(Math.abs(dexp)).padStart(2, '0')}`;
+}
+
+// --- C casts on x86-64 (cvttsd2si and gcc's unsigned sequences) ------------------------------
+// In-range values truncate toward zero; out-of-range values and NaN give the "integer
+// indefinite" pattern, which for unsigned targets passes through the signed 64-bit
+// conversion first (libpcp's pmExtractValue and interpolation store results this way).
+
+const TWO_63 = 2 ** 63;
+const INT64_MIN = -(1n << 63n);
+
+/** (int32_t)x: truncation; NaN and out-of-range give INT_MIN. */
+export function doubleToInt32(x: number): number {
+  if (!(x > -2147483649 && x < 2147483648)) return -2147483648;
+  return Math.trunc(x) | 0;
+}
+
+/** (int64_t)x: truncation; NaN and out-of-range give INT64_MIN. */
+export function doubleToInt64(x: number): bigint {
+  if (!(x >= -TWO_63 && x < TWO_63)) return INT64_MIN;
+  return BigInt(Math.trunc(x));
+}
+
+/** (uint32_t)x: gcc converts through int64, so the low 32 bits of that result. */
+export function doubleToUint32(x: number): number {
+  const t = Math.trunc(x);
+  if (t >= 0 && t < 4294967296) return t;
+  return Number(BigInt.asUintN(32, doubleToInt64(x)));
+}
+
+/**
+ * (uint64_t)x: below 2^63 (and NaN, which compares unordered) a signed conversion, so NaN
+ * gives 2^63 as libpcp's pmExtractValue does (c-numeric.conformance.test.ts); from 2^63 the
+ * value minus 2^63 converted, then the top bit flipped (beyond 2^64: 0).
+ */
+export function doubleToUint64(x: number): bigint {
+  if (!(x >= TWO_63)) return BigInt.asUintN(64, doubleToInt64(x));
+  return BigInt.asUintN(64, doubleToInt64(x - TWO_63) ^ INT64_MIN);
 }

@@ -7,7 +7,7 @@
 // `values` command, fetchgroups and the worker's series call them per sample or per column.
 import { powInt } from './c-numeric';
 import { PM_ERR_VALUE } from './errors';
-import { subtractTimestampsReal, timestampToReal } from './time/timestamp';
+import { subtractTimestampsLongDouble, timestampToReal } from './time/timestamp';
 import { PM_SEM_COUNTER, PM_TYPE_32, PM_TYPE_64, PM_TYPE_U32, PM_TYPE_U64 } from './types';
 import type { Desc, Timestamp, Units } from './types';
 import { formatUnits, PM_TIME_SEC } from './units';
@@ -98,7 +98,7 @@ const FETCHGROUP_MIN_DELTA = 0.000000001;
 
 /** Δt of a fetchgroup rate: pmtimespecSub(t1, t0) raised to at least 1 ns. */
 export function fetchgroupDelta(t0: Timestamp, t1: Timestamp): number {
-  const d = subtractTimestampsReal(t1, t0);
+  const d = subtractTimestampsLongDouble(t1, t0);
   return d < FETCHGROUP_MIN_DELTA ? FETCHGROUP_MIN_DELTA : d;
 }
 

@@ -3,7 +3,7 @@
 // of floats toward zero, x86-64's answers for NaN and out-of-range casts, FLOAT via
 // Math.fround, 64-bit integers exact as bigint. Used by rate conversion, fetchgroups, derived
 // metrics and every display of a value. Follows derived-units-conversion.md §7.
-import { bigintToFloat32 } from './c-numeric';
+import { bigintToFloat32, doubleToInt32, doubleToInt64, doubleToUint32, doubleToUint64 } from './c-numeric';
 import { PM_ERR_CONV, PM_ERR_SIGN, PM_ERR_TRUNC, PmError } from './errors';
 import {
   PM_TYPE_32,
@@ -34,7 +34,6 @@ type Cast = AtomValue | Fail;
 
 const INT32_MAX = 0x7fffffff;
 const UINT32_MAX = 0xffffffff;
-const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 const TWO63 = 2 ** 63;
 const TWO64 = 2 ** 64;
@@ -48,28 +47,6 @@ function valfmtAllows(valfmt: number, itype: number): boolean {
   if (valfmt === PM_VAL_DPTR || valfmt === PM_VAL_SPTR)
     return itype === PM_TYPE_64 || itype === PM_TYPE_U64 || itype === PM_TYPE_FLOAT || itype === PM_TYPE_DOUBLE || itype === PM_TYPE_STRING || itype === PM_TYPE_AGGREGATE;
   return false;
-}
-
-// --- C casts on x86-64 (cvttsd2si and gcc's unsigned sequences) ------------------------------
-
-/** (int32_t) of a double: truncation; NaN and out-of-range give INT_MIN ("integer indefinite"). */
-function castInt32(d: number): number {
-  if (!(d > -2147483649 && d < 2147483648)) return -2147483648;
-  return Math.trunc(d) | 0;
-}
-/** (uint32_t) of a double: gcc converts through int64, so the low 32 bits of that result. */
-function castUint32(d: number): number {
-  return Number(BigInt.asUintN(32, castInt64(d)));
-}
-/** (int64_t) of a double: truncation; NaN and out-of-range give INT64_MIN. */
-function castInt64(d: number): bigint {
-  if (!(d >= -TWO63 && d < TWO63)) return INT64_MIN;
-  return BigInt(Math.trunc(d));
-}
-/** (uint64_t) of a double: below 2^63 (or NaN) as int64, else via subtracting 2^63. */
-function castUint64(d: number): bigint {
-  if (!(d >= TWO63)) return BigInt.asUintN(64, castInt64(d));
-  return BigInt.asUintN(64, castInt64(d - TWO63) ^ INT64_MIN);
 }
 
 function asNumber(v: AtomValue): number | undefined {
@@ -166,13 +143,13 @@ function fromReal(d: number, otype: number, isFloat: boolean): Cast {
   switch (otype) {
     case PM_TYPE_32:
       // FLOAT: |f| >= (float)0x7fffffff = 2^31; DOUBLE: |d| >= 2147483647.0.
-      return Math.abs(d) >= (isFloat ? F_INT32_MAX : INT32_MAX) ? TRUNC : castInt32(d);
+      return Math.abs(d) >= (isFloat ? F_INT32_MAX : INT32_MAX) ? TRUNC : doubleToInt32(d);
     case PM_TYPE_U32:
-      return d >= (isFloat ? F_UINT32_MAX : UINT32_MAX) ? TRUNC : d < 0 ? SIGN : castUint32(d);
+      return d >= (isFloat ? F_UINT32_MAX : UINT32_MAX) ? TRUNC : d < 0 ? SIGN : doubleToUint32(d);
     case PM_TYPE_64:
-      return d >= TWO63 ? TRUNC : castInt64(d);
+      return d >= TWO63 ? TRUNC : doubleToInt64(d);
     case PM_TYPE_U64:
-      return d >= TWO64 ? TRUNC : d < 0 ? SIGN : castUint64(d);
+      return d >= TWO64 ? TRUNC : d < 0 ? SIGN : doubleToUint64(d);
     case PM_TYPE_FLOAT:
       // DOUBLE → FLOAT has no overflow check: 1e300 becomes inf.
       return Math.fround(d);

@@ -5,7 +5,8 @@
 // pmdumplog rely on (labels, index entries). PCP's own tools check the output in
 // extract-window.conformance.test.ts.
 import { describe, expect, it } from 'vitest';
-import { ArchiveFetcher, openArchiveSet, type ArchiveRecord } from '../archive';
+import { openArchiveSet } from '../archive';
+import { allRecords } from '../replay/testing/archive-set-records';
 import { TYPE_INDOM, TYPE_INDOM_DELTA } from '../archive/meta-records';
 import { PM_LABEL_CONTEXT, PM_LABEL_INDOM } from '../context/context';
 import { memoryFileSet } from '../io';
@@ -15,8 +16,8 @@ import { at, build, D, desc, DESCS, events, set, T0 } from './testing/synthetic'
 
 async function readBack(img: ArchiveImage) {
   const s = await openArchiveSet(memoryFileSet('syn', [['syn.meta', img.meta], ['syn.index', img.index], ['syn.0', img.volume]]), 'syn');
-  const recs: ArchiveRecord[] = [];
-  expect(await new ArchiveFetcher(s).forEach((r) => void recs.push(r))).toBeNull();
+  const { records: recs, failure } = await allRecords(s);
+  expect(failure).toBeNull();
   return { s, recs };
 }
 

@@ -9,8 +9,8 @@
 // one; §6.2). The
 // label's start is the first record's time; all three labels share PID and hostname (§3.3).
 import type { Desc, InDom, InstanceList, PmId, Timestamp } from '../types';
-import { compareTimestamps } from '../archive/timestamps';
-import { ByteWriter } from './byte-writer';
+import { compareTimestamps } from '../time/timestamp';
+import { ArchiveByteWriter } from './byte-writer';
 import { encodeLabelV3, LABEL_SIZE_V3, type LabelFields } from './encode-label';
 import { ArchiveWriteError, encodeDesc, encodeIndom, encodeLabelSets, encodeText, type IndomEntry, type LabelSetToWrite } from './encode-meta';
 import { encodeMarkV3, encodeRecordV3, type ValueSetToWrite } from './encode-record';
@@ -31,9 +31,9 @@ export interface ArchiveImage {
 const INDEX_EVERY_BYTES = 100_000;
 
 export class ArchiveWriter {
-  private readonly meta = new ByteWriter(64 * 1024);
-  private readonly data = new ByteWriter(256 * 1024);
-  private readonly index = new ByteWriter(4096);
+  private readonly meta = new ArchiveByteWriter(64 * 1024);
+  private readonly data = new ArchiveByteWriter(256 * 1024);
+  private readonly index = new ArchiveByteWriter(4096);
   private readonly types = new Map<PmId, number>();
   private readonly indoms = new Map<InDom, InstanceList>();
   private start: Timestamp | undefined;
@@ -160,7 +160,7 @@ export class ArchiveWriter {
     const files = { meta: this.meta, index: this.index, volume: this.data };
     const vols = { meta: -1, index: -2, volume: 0 } as const;
     for (const key of ['meta', 'index', 'volume'] as const) {
-      const lw = new ByteWriter(LABEL_SIZE_V3);
+      const lw = new ArchiveByteWriter(LABEL_SIZE_V3);
       encodeLabelV3(lw, label, vols[key]);
       files[key].patchBytes(0, lw.current());
     }

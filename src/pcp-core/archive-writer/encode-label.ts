@@ -5,7 +5,7 @@
 // three files (§3.3), so one LabelFields value is written three times with different `vol`.
 import type { Timestamp } from '../types';
 import { PM_LOG_MAGIC } from '../archive/log-format';
-import type { ByteWriter } from './byte-writer';
+import type { ArchiveByteWriter } from './byte-writer';
 
 export const LABEL_SIZE_V3 = 808;
 
@@ -19,7 +19,7 @@ export interface LabelFields {
   readonly zoneinfo: string;
 }
 
-export function encodeLabelV3(w: ByteWriter, label: LabelFields, vol: number): void {
+export function encodeLabelV3(w: ArchiveByteWriter, label: LabelFields, vol: number): void {
   const at = w.length;
   w.u32(LABEL_SIZE_V3);
   w.u32(PM_LOG_MAGIC | 3);

@@ -6,14 +6,14 @@
 import { encodeUnits, type Desc, type InDom, type Timestamp } from '../types';
 import type { Label } from '../context/context';
 import { TYPE_DESC, TYPE_INDOM, TYPE_INDOM_DELTA, TYPE_LABEL, TYPE_TEXT } from '../archive/meta-records';
-import { utf8Bytes, type ByteWriter } from './byte-writer';
+import { utf8Bytes, type ArchiveByteWriter } from './byte-writer';
 
 export class ArchiveWriteError extends Error {
   override readonly name = 'ArchiveWriteError';
 }
 
 /** Writes `body` framed as a record: length word, body, trailer. */
-export function framed(w: ByteWriter, body: () => void): void {
+export function framed(w: ArchiveByteWriter, body: () => void): void {
   const at = w.length;
   w.u32(0);
   body();
@@ -22,7 +22,7 @@ export function framed(w: ByteWriter, body: () => void): void {
   w.patchU32(at, len);
 }
 
-export function encodeDesc(w: ByteWriter, desc: Desc, names: readonly string[]): void {
+export function encodeDesc(w: ArchiveByteWriter, desc: Desc, names: readonly string[]): void {
   framed(w, () => {
     w.u32(TYPE_DESC);
     w.u32(desc.pmid);
@@ -46,7 +46,7 @@ export interface IndomEntry {
   readonly name: string | null;
 }
 
-export function encodeIndom(w: ByteWriter, delta: boolean, stamp: Timestamp, indom: InDom, entries: readonly IndomEntry[]): void {
+export function encodeIndom(w: ArchiveByteWriter, delta: boolean, stamp: Timestamp, indom: InDom, entries: readonly IndomEntry[]): void {
   const names = entries.map((e) => (e.name === null ? null : utf8Bytes(e.name)));
   framed(w, () => {
     w.u32(delta ? TYPE_INDOM_DELTA : TYPE_INDOM);
@@ -115,7 +115,7 @@ function labelOffsets(json: Uint8Array, labels: readonly Label[], what: string):
   });
 }
 
-export function encodeLabelSets(w: ByteWriter, stamp: Timestamp, type: number, ident: number, sets: readonly LabelSetToWrite[]): void {
+export function encodeLabelSets(w: ArchiveByteWriter, stamp: Timestamp, type: number, ident: number, sets: readonly LabelSetToWrite[]): void {
   const what = `label record (type ${type}, ident ${ident >>> 0})`;
   const encoded = sets.map((s) => {
     const json = utf8Bytes(s.json);
@@ -144,7 +144,7 @@ export function encodeLabelSets(w: ByteWriter, stamp: Timestamp, type: number, i
   });
 }
 
-export function encodeText(w: ByteWriter, type: number, ident: number, text: string): void {
+export function encodeText(w: ArchiveByteWriter, type: number, ident: number, text: string): void {
   framed(w, () => {
     w.u32(TYPE_TEXT);
     w.u32(type);

@@ -24,7 +24,7 @@ import {
   type Timestamp,
   type ValueSet,
 } from '../types';
-import { ByteWriter, utf8Bytes } from './byte-writer';
+import { ArchiveByteWriter, utf8Bytes } from './byte-writer';
 import { ArchiveWriteError, framed } from './encode-meta';
 
 /** pmlogger's padding byte. */
@@ -42,7 +42,7 @@ export interface ValueSetToWrite extends ValueSet {
  */
 export function encodeAtom(type: number, value: AtomValue, what: string, nul = true): Uint8Array {
   if (value instanceof Uint8Array) return value;
-  const w = new ByteWriter(16);
+  const w = new ArchiveByteWriter(16);
   switch (type) {
     case PM_TYPE_32:
     case PM_TYPE_U32:
@@ -82,7 +82,7 @@ export function encodeAtom(type: number, value: AtomValue, what: string, nul = t
 
 /** §5.5: nrecords, then each record's timestamp, flags, nparams and parameters. */
 function encodeEventArray(events: EventArray, what: string): Uint8Array {
-  const w = new ByteWriter(64);
+  const w = new ArchiveByteWriter(64);
   w.i32(events.records.length);
   for (const r of events.records) {
     if (events.highres) {
@@ -119,7 +119,7 @@ function insitu(set: ValueSetToWrite, type: number | undefined): boolean {
  * Encodes one record into `w`. `typeOf` gives each pmid's descriptor type (undefined: no
  * descriptor, values must be words or raw bytes). Returns the record's length.
  */
-export function encodeRecordV3(w: ByteWriter, timestamp: Timestamp, sets: readonly ValueSetToWrite[], typeOf: (pmid: PmId) => number | undefined): number {
+export function encodeRecordV3(w: ArchiveByteWriter, timestamp: Timestamp, sets: readonly ValueSetToWrite[], typeOf: (pmid: PmId) => number | undefined): number {
   const start = w.length;
   // Lay out first: value set area size, then each block's position.
   let setBytes = 0;
@@ -175,7 +175,7 @@ export function encodeRecordV3(w: ByteWriter, timestamp: Timestamp, sets: readon
 }
 
 /** A <mark> record: 24 bytes, numpmid 0. */
-export function encodeMarkV3(w: ByteWriter, timestamp: Timestamp): void {
+export function encodeMarkV3(w: ArchiveByteWriter, timestamp: Timestamp): void {
   framed(w, () => {
     w.stampV3(timestamp);
     w.i32(0);

@@ -13,8 +13,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { QA_ARCHIVES, runTool, scratchDir } from '../../../test/oracle';
 import { DirFileSet } from '../../node/dir-file-set';
-import { ArchiveFetcher, openArchiveSet, type ArchiveRecord, type ArchiveSet } from '../archive';
-import { compareTimestamps, timestampFromNs, timestampToNs } from '../archive/timestamps';
+import { openArchiveSet, type ArchiveSet } from '../archive';
+import { compareTimestamps, timestampFromNs, timestampToNs } from '../time/timestamp';
+import { nextArchiveRecord, type ArchiveRecord } from '../replay/archive-records';
+import { allRecords, sessionOf } from '../replay/testing/archive-set-records';
 import { PM_ERR_EOL, PM_ERR_LOGOVERLAP, PmError } from '../errors';
 import { PM_MODE_FORW } from '../context/context';
 import { memoryFileSet } from '../io';
@@ -60,13 +62,13 @@ function writeImage(dir: string, base: string, img: ArchiveImage): string {
 
 /** The source's records in [from, to], read as extractWindow reads them. */
 async function sourceRecords(set: ArchiveSet, from: Timestamp, to: Timestamp): Promise<ArchiveRecord[]> {
-  const cursor = set.cursor();
-  await cursor.seek(from, PM_MODE_FORW);
+  const session = await sessionOf(set);
+  await session.setMode(PM_MODE_FORW, from);
   const out: ArchiveRecord[] = [];
   for (;;) {
     let rec: ArchiveRecord;
     try {
-      rec = await cursor.read(PM_MODE_FORW);
+      rec = await nextArchiveRecord(session, (p) => set.metadata.desc(p)?.type);
     } catch (e) {
       if (e instanceof PmError && e.code === PM_ERR_LOGOVERLAP) continue;
       if (e instanceof PmError && e.code === PM_ERR_EOL) break;
@@ -111,7 +113,7 @@ async function dump(path: string, flag: string): Promise<string> {
 describe('extractWindow on QA archives', () => {
   it.each(CASES.map((c) => [`${c.name} ${c.window.join('–')}`, c] as const))('%s', async (_label, c) => {
     const set = await openQa(c.name);
-    const { from, to } = windowOf(set, await set.end(), c.window);
+    const { from, to } = windowOf(set, await (await sessionOf(set)).archiveEnd(), c.window);
     const img = await extractWindow(set, { from, to });
     const dir = scratchDir('pmdash-extract-');
     const ours = writeImage(dir, 'ours', img);
@@ -120,8 +122,8 @@ describe('extractWindow on QA archives', () => {
     const back = await openArchiveSet(memoryFileSet('x', [['x.meta', img.meta], ['x.index', img.index], ['x.0', img.volume]]), 'x');
     const expected = await sourceRecords(set, from, to);
     expect(expected.length).toBeGreaterThan(2);
-    const got: ArchiveRecord[] = [];
-    expect(await new ArchiveFetcher(back).forEach((r) => void got.push(r))).toBeNull();
+    const { records: got, failure } = await allRecords(back);
+    expect(failure).toBeNull();
     expect(got.map(content)).toEqual(expected.map(content));
     expect(back.label).toMatchObject({ version: 3, hostname: set.label.hostname, start: expected[0]?.timestamp });
     const pmids = new Set(expected.flatMap((r) => r.sets.map((s) => s.pmid)));

@@ -18,8 +18,10 @@ import { PM_LABEL_CLUSTER, PM_LABEL_CONTEXT, PM_LABEL_DOMAIN, PM_LABEL_INDOM, PM
 import { PM_INDOM_NULL, pmidDomain, pmid as makePmid, pmidCluster, type InDom, type PmId, type Timestamp } from '../types';
 import type { ArchiveSet } from '../archive/archive-set';
 import { PM_TEXT_HELP, PM_TEXT_INDOM, PM_TEXT_ONELINE, PM_TEXT_PMID, type StoredLabelSet } from '../archive/meta-records';
-import { compareTimestamps } from '../archive/timestamps';
-import type { ArchiveRecord } from '../archive/volume-record';
+import { compareTimestamps } from '../time/timestamp';
+import { replaySetOf } from '../context/archive-replay-source';
+import { nextArchiveRecord, type ArchiveRecord } from '../replay/archive-records';
+import { ReplaySession } from '../replay/replay-session';
 import { ArchiveWriter, type ArchiveImage } from './archive-writer';
 import { ArchiveWriteError } from './encode-meta';
 
@@ -58,12 +60,14 @@ class Extractor {
   }
 
   async run(): Promise<ArchiveImage> {
-    const cursor = this.set.cursor();
-    await cursor.seek(this.options.from, PM_MODE_FORW);
+    // pmFetchArchive from `from`: records older than the last one read are skipped there.
+    const session = new ReplaySession((await replaySetOf(this.set)).replay);
+    await session.setMode(PM_MODE_FORW, this.options.from);
+    const typeOf = (pmid: PmId): number | undefined => this.meta.desc(pmid)?.type;
     for (;;) {
       let rec: ArchiveRecord;
       try {
-        rec = await cursor.read(PM_MODE_FORW);
+        rec = await nextArchiveRecord(session, typeOf);
       } catch (e) {
         if (e instanceof PmError && e.code === PM_ERR_EOL) break;
         // Moving into an overlapping archive: libpcp reports it and reads on there.

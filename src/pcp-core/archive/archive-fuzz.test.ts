@@ -11,10 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { memoryFileSet } from '../io/listed-file-set';
 import { openStored } from '../io/open-stored';
 import { PmError } from '../errors';
+import type { PmId } from '../types';
 import { openArchiveSet } from './open-archive-set';
-import { ArchiveFetcher } from './fetch-archive';
-import type { RawRecord } from './record-cursor';
-import { decodeValues } from './volume-record';
+import { decodeValueSets } from './data-record';
+import { ArchiveContext } from '../context/archive-context';
+import type { LogRecord } from '../replay/log-record';
 import type { ArchiveSet } from './archive-set';
 import { DumpJsonFormatter } from '../../cli/dump-json';
 import { TextFormatter } from '../../cli/dump';
@@ -127,22 +128,28 @@ async function exercise(set: ArchiveSet, r: () => number): Promise<void> {
   // Every record, formatted both ways: from decoded values and straight from the bytes.
   const format = new DumpJsonFormatter((p) => set.metadata.desc(p)?.type);
   const text = new TextFormatter(set);
-  const fetcher = new ArchiveFetcher(set);
+  let context: ArchiveContext;
+  try {
+    context = await ArchiveContext.fromSet(set);
+  } catch (e) {
+    expectPm(e);
+    await set.close();
+    return;
+  }
+  const session = context.session;
+  const typeOf = (p: PmId): number | undefined => set.metadata.desc(p)?.type;
   for (;;) {
-    let raw: RawRecord;
+    let raw: LogRecord;
     try {
-      raw = await fetcher.nextRaw();
+      raw = await session.fetchArchiveRecord();
     } catch (e) {
       expectPm(e);
       break;
     }
     text.format(raw);
-    if (raw.frame && raw.ctx) {
-      const f = raw.frame;
-      expect(format.formatRaw(raw)).toBe(format.format(decodeValues(f.bytes, f.view, f.start, f.offset, raw.ctx, raw)));
-    }
+    if (raw.numpmid > 0) expect(format.formatRaw(raw)).toBe(format.format({ timestamp: raw.timestamp, sets: decodeValueSets(raw.buf, raw.view, raw, typeOf) }));
   }
-  await set.end().catch(expectPm);
+  await session.archiveEnd().catch(expectPm);
   const meta = set.metadata;
   for (const d of meta.descs()) {
     meta.pmns.nameAll(d.pmid);
@@ -161,12 +168,11 @@ async function exercise(set: ArchiveSet, r: () => number): Promise<void> {
     meta.instanceLifetimes(id);
     meta.labelSets(32, id, set.start);
   }
-  const cursor = set.cursor();
   for (const mode of [2, 3] as const) {
     const t = { sec: set.start.sec + Math.floor(r() * 60) - 5, nsec: Math.floor(r() * 1e9) };
     try {
-      await cursor.seek(t, mode);
-      for (let i = 0; i < 20; i++) await cursor.read(mode);
+      await session.setMode(mode, t);
+      for (let i = 0; i < 20; i++) await session.fetchArchiveRecord();
     } catch (e) {
       expectPm(e);
     }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { openArchiveSet } from './open-archive-set';
-import { ArchiveFetcher } from './fetch-archive';
-import type { ArchiveRecord } from './volume-record';
-import { formatIsoUtc } from './timestamps';
+import type { ArchiveRecord } from '../replay/archive-records';
+import { allRecords as readAll, sessionOf } from '../replay/testing/archive-set-records';
+import { formatIsoUtc } from '../time/format';
 import { memoryFileSet } from '../io/listed-file-set';
 import { PmError, PM_ERR_LOGCHANGETYPE, PM_ERR_LOGHOST, PM_ERR_LOGOVERLAP } from '../errors';
 import { PM_TYPE_U32, PM_TYPE_U64, type EventArray } from '../types';
@@ -10,10 +10,7 @@ import { archiveFiles, buildArchive, encodeLabel, payload, type ArchiveSpec } fr
 import { INDOM_PI, PMID_AGG, PMID_CTR, PMID_DISC, PMID_ERR, PMID_EVENT, PMID_FLOAT, PMID_HREVENT, PMID_INST, PMID_PI, PMID_STR, at, demoFileSet, demoSpec } from './testing/demo-archive';
 
 async function allRecords(fs: ReturnType<typeof memoryFileSet>, name: string): Promise<{ records: ArchiveRecord[]; failure: PmError | null }> {
-  const set = await openArchiveSet(fs, name);
-  const records: ArchiveRecord[] = [];
-  const failure = await new ArchiveFetcher(set).forEach((r) => void records.push(r));
-  return { records, failure };
+  return readAll(await openArchiveSet(fs, name));
 }
 
 function valueOf(rec: ArchiveRecord, id: number): unknown[] {
@@ -43,7 +40,7 @@ describe.each([2, 3] as const)('the demo archive, V%i', (version) => {
     const life = meta.instanceLifetimes(INDOM_PI);
     expect(life.get(1)).toEqual({ inst: 1, birth: at(0), death: at(30) });
     expect(life.get(3)).toEqual({ inst: 3, birth: at(30), death: null });
-    expect(await set.end()).toEqual(at(40));
+    expect(await (await sessionOf(set)).archiveEnd()).toEqual(at(40));
   });
 
   it('reads every record with values decoded by descriptor type', async () => {
@@ -84,20 +81,17 @@ describe.each([2, 3] as const)('the demo archive, V%i', (version) => {
 
   it('positions by time with the index in both directions', async () => {
     const set = await openArchiveSet(demoFileSet(version), 'demo');
-    const cursor = set.cursor();
-    // As in libpcp, a read after seek may first return records on the wrong side of the
-    // origin (pmFetch skips them): here the index entry at 20.001 s is closer, and fine
-    // tuning backs up over the record at 10 s.
-    await cursor.seek(at(15), 2);
-    expect((await cursor.read(2)).timestamp).toEqual(at(10));
-    expect((await cursor.read(2)).timestamp).toEqual(at(20, 1_000_000));
-    // Backwards, the closer entry (end of volume 0) is used as is: the mark at 20.001 s
-    // comes first.
-    await cursor.seek(at(15), 3);
-    expect((await cursor.read(3)).timestamp).toEqual(at(20, 1_000_000));
-    expect((await cursor.read(3)).timestamp).toEqual(at(10));
-    expect((await cursor.read(3)).timestamp).toEqual(at(0));
-    await expect(cursor.read(3)).rejects.toMatchObject({ code: -12370 });
+    const session = await sessionOf(set);
+    // pmFetchArchive from 15 s: the index entry at 20.001 s is closer; fine tuning backs up
+    // over the record at 10 s, which is then skipped as before the origin.
+    await session.setMode(2, at(15));
+    expect((await session.fetchArchiveRecord()).timestamp).toEqual(at(20, 1_000_000));
+    // Backwards, the closer entry (end of volume 0) is used as is: the mark at 20.001 s is
+    // after the origin and skipped.
+    await session.setMode(3, at(15));
+    expect((await session.fetchArchiveRecord()).timestamp).toEqual(at(10));
+    expect((await session.fetchArchiveRecord()).timestamp).toEqual(at(0));
+    await expect(session.fetchArchiveRecord()).rejects.toMatchObject({ code: -12370 });
   });
 });
 
@@ -133,13 +127,13 @@ describe('archive sets', () => {
     ]);
     const set = await openArchiveSet(fs, 'd');
     expect(set.archives.map((a) => a.name)).toEqual(['d/a', 'd/b']);
-    const cursor = set.cursor();
-    await cursor.seek(at(200), 3);
+    const session = await sessionOf(set);
+    await session.setMode(3, at(200));
     const back: Array<[number, number, boolean]> = [];
     for (;;) {
       try {
-        const r = await cursor.read(3);
-        back.push([r.timestamp.sec - at(0).sec, r.timestamp.nsec, r.mark]);
+        const r = await session.fetchArchiveRecord();
+        back.push([r.timestamp.sec - at(0).sec, r.timestamp.nsec, r.numpmid === 0]);
       } catch (e) {
         expect(e).toMatchObject({ code: -12370 });
         break;

@@ -2,18 +2,16 @@
 // initarchive), its metadata merged into one ArchiveMetadata, the archives kept sorted by
 // label start time; two different archives with the same start fail with PM_ERR_LOGOVERLAP,
 // archives from another host with PM_ERR_LOGHOST, conflicting descriptors with
-// PM_ERR_LOGCHANGE*. The set hands out record cursors (record-cursor.ts) and answers
-// pmGetArchiveEnd. Input: resolved files (io/archive-files.ts) and a way to open them.
+// PM_ERR_LOGCHANGE*. Records are read, and pmGetArchiveEnd answered, by the replay cursor
+// (replay/log-cursor.ts) over these archives. Input: resolved files (io/archive-files.ts) and
+// a way to open them.
 import type { ArchiveFiles } from '../io/archive-files';
 import { PM_ERR_LOGOVERLAP, PmError } from '../errors';
-import type { PmId, Timestamp } from '../types';
+import type { Timestamp } from '../types';
 import { Archive, type OpenStoredFile } from './archive';
-import { findArchiveEnd } from './archive-end';
 import type { ArchiveLabel } from './label';
 import { ArchiveMetadata } from './metadata';
-import { RecordCursor } from './record-cursor';
-import { compareTimestamps } from './timestamps';
-import type { RecordContext } from './volume-record';
+import { compareTimestamps } from '../time/timestamp';
 
 export interface ArchiveSetOptions {
   /** Reject unknown V3 feature bits, as an ordinary pmNewContext does (default true). */
@@ -24,9 +22,6 @@ export interface ArchiveSetOptions {
 }
 
 export class ArchiveSet {
-  private readonly contexts = new Map<string, RecordContext>();
-  private readonly typeOf = (pmid: PmId): number | undefined => this.metadata.desc(pmid)?.type;
-
   private constructor(
     /** The archives, sorted by label start time. */
     readonly archives: readonly Archive[],
@@ -85,33 +80,6 @@ export class ArchiveSet {
   /** Label start of the earliest archive: the origin after opening. */
   get start(): Timestamp {
     return this.label.start;
-  }
-
-  /** How to decode records of one volume of archive `archive` (by position in `archives`). */
-  recordContext(archive: number, vol: number): RecordContext {
-    const key = `${archive}:${vol}`;
-    let ctx = this.contexts.get(key);
-    if (!ctx) {
-      const a = this.archives[archive];
-      ctx = { source: a.files.volumes.get(vol) ?? `${a.files.base}.${vol}`, format: a.format, typeOf: this.typeOf, archive, vol };
-      this.contexts.set(key, ctx);
-    }
-    return ctx;
-  }
-
-  /** The end of archive `archive` (its last valid record's time); PM_ERR_LOGREC if none. */
-  archiveEnd(archive: number): Promise<Timestamp> {
-    return findArchiveEnd(this.archives[archive], (vol) => this.recordContext(archive, vol));
-  }
-
-  /** pmGetArchiveEnd: the end of the latest archive. */
-  end(): Promise<Timestamp> {
-    return this.archiveEnd(this.archives.length - 1);
-  }
-
-  /** A new read position, after the label of the earliest archive's first volume. */
-  cursor(): RecordCursor {
-    return new RecordCursor(this);
   }
 
   async close(): Promise<void> {

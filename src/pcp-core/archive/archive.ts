@@ -12,7 +12,6 @@ import { PM_LOG_VOL_META, PM_LOG_VOL_TI, logFormat, type LogFormat } from './log
 import { loadMeta, type MetaCounts } from './meta-loader';
 import type { ArchiveMetadata } from './metadata';
 import { TemporalIndex, decodeTemporalIndex } from './temporal-index';
-import { VolumeReader } from './volume-reader';
 
 /** Opens a stored file as uncompressed bytes (the io layer's openStored). */
 export type OpenStoredFile = (path: string) => Promise<ByteSource>;
@@ -27,10 +26,8 @@ export interface ArchiveOpenOptions {
 }
 
 export class Archive {
-  /** Volume readers by number; null once a volume failed to open (libpcp skips it). */
-  private readonly volumeCache = new Map<number, Promise<VolumeReader | null>>();
-  /** Cached end (pmGetArchiveEnd) and the size of the last volume it was computed at. */
-  endCache: { readonly physend: number; readonly end: Timestamp } | null = null;
+  /** Data volumes by number; null once a volume failed to open (libpcp skips it). */
+  private readonly volumeCache = new Map<number, Promise<ByteSource | null>>();
 
   private constructor(
     /** The name it was asked for. */
@@ -45,9 +42,9 @@ export class Archive {
     readonly metaCounts: MetaCounts,
     private readonly open: OpenStoredFile,
     private readonly checkFeatures: boolean,
-    firstVolume: VolumeReader,
+    firstVolume: ByteSource,
   ) {
-    this.volumeCache.set(firstVolume.vol, Promise.resolve(firstVolume));
+    this.volumeCache.set(this.minVol, Promise.resolve(firstVolume));
   }
 
   get minVol(): number {
@@ -130,7 +127,7 @@ export class Archive {
     if (ml.pid !== label.pid || ml.hostname !== label.hostname) mismatch(metaSource.name, `PID or host differs from the data volume's label`);
     await metaSource.close();
     if (indexSource) await indexSource.close();
-    return new Archive(files.name, files, label, format, index, volumeNumbers, metaCounts, open, checkFeatures, new VolumeReader(firstSource, minVol, label, format));
+    return new Archive(files.name, files, label, format, index, volumeNumbers, metaCounts, open, checkFeatures, firstSource);
   }
 
   /** Re-reads this archive's metadata into `meta` (libpcp reloads it on switching archives). */
@@ -144,10 +141,11 @@ export class Archive {
   }
 
   /**
-   * The reader of data volume `vol`, opening it and checking its label on first use; null
-   * when the volume is absent or its label is bad (libpcp then skips the volume).
+   * Data volume `vol` (uncompressed bytes, label included), opened and its label checked on
+   * first use; null when the volume is absent or its label is bad (libpcp then skips it).
+   * Records are read from it by the replay cursor (replay/log-cursor.ts).
    */
-  volume(vol: number): Promise<VolumeReader | null> {
+  volume(vol: number): Promise<ByteSource | null> {
     let v = this.volumeCache.get(vol);
     if (!v) {
       const path = this.files.volumes.get(vol);
@@ -157,12 +155,12 @@ export class Archive {
     return v;
   }
 
-  private async openVolume(vol: number, path: string): Promise<VolumeReader | null> {
+  private async openVolume(vol: number, path: string): Promise<ByteSource | null> {
     let source: ByteSource | undefined;
     try {
       source = await this.open(path);
-      const label = await readLabel(source, { vol, checkFeatures: this.checkFeatures, labelOnlySize: this.format.labelSize });
-      return new VolumeReader(source, vol, label, this.format);
+      await readLabel(source, { vol, checkFeatures: this.checkFeatures, labelOnlySize: this.format.labelSize });
+      return source;
     } catch (e) {
       // A label cut short must not leave its file open for the garbage collector.
       await source?.close();
@@ -175,6 +173,6 @@ export class Archive {
   async close(): Promise<void> {
     const readers = await Promise.all([...this.volumeCache.values()]);
     this.volumeCache.clear();
-    await Promise.all(readers.map((r) => (r ? r.source.close() : Promise.resolve())));
+    await Promise.all(readers.map((r) => (r ? r.close() : Promise.resolve())));
   }
 }

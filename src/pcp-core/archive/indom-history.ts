@@ -4,7 +4,7 @@
 // union of every instance ever listed (pmGetInDomArchive) and per-instance lifetimes (the
 // calipers of INTERP, §7.4.4). Fed by metadata.ts; read by replay and the CLI.
 import type { InstanceList, Timestamp } from '../types';
-import { compareTimestamps } from './timestamps';
+import { compareTimestamps } from '../time/timestamp';
 import { TYPE_INDOM_DELTA, type IndomRecord } from './meta-records';
 
 /** One observation as stored, entries sorted by instance id (libpcp's addinsts). */

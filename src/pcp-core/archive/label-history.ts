@@ -6,7 +6,7 @@
 // returns the newest record at or before T, so it can hold fewer sets than were written.
 import { PM_ID_NULL, type Timestamp } from '../types';
 import { PM_LABEL_COMPOUND, PM_LABEL_CONTEXT, PM_LABEL_OPTIONAL } from '../context/context';
-import { compareTimestamps } from './timestamps';
+import { compareTimestamps } from '../time/timestamp';
 import type { LabelRecord, StoredLabelSet } from './meta-records';
 
 interface Entry {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeLabel, type LabelExpectation } from './label';
 import { DecodeError, PM_ERR_FEATURE, PM_ERR_LABEL, PM_ERR_NODATA } from '../errors';
-import { encodeLabel, ByteWriter } from './testing/archive-builder';
+import { encodeLabel } from './testing/archive-builder';
+import { ByteWriter } from '../io/byte-writer';
 
 const start = { sec: 1648968655, nsec: 401624349 };
 const expectVol = (vol: number, checkFeatures = true): LabelExpectation => ({ vol, checkFeatures });
@@ -70,7 +71,7 @@ describe('labels', () => {
 
   it('names the file and the reason', () => {
     try {
-      decode(new ByteWriter().u32(132).u32(0x50052601).result(), expectVol(0));
+      decode(new ByteWriter().u32(132).u32(0x50052601).finish(), expectVol(0));
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(DecodeError);

@@ -1,5 +1,6 @@
 // Opening is lazy (design.md "Archives are read lazily"): label, metadata and index are read;
 // of the data volumes, only the first one's label — whatever the archive's size.
+import { sessionOf } from '../replay/testing/archive-set-records';
 import { describe, expect, it } from 'vitest';
 import type { ByteSource } from '../io/byte-source';
 import { memoryFileSet } from '../io/listed-file-set';
@@ -57,16 +58,19 @@ describe('lazy reading', () => {
     // The metadata: its label, then the whole file.
     expect(counts.get('big.meta')).toBe(808 + (files.get('meta')?.length ?? 0));
 
-    // The end of the archive: the last volume's label and its last record only.
-    await set.end();
-    expect(counts.has('big.1')).toBe(false);
+    // Replay opens every data volume up front: their labels only.
+    const session = await sessionOf(set);
+    expect(counts.get('big.1')).toBe(808);
+    expect(counts.get('big.2')).toBe(808);
+
+    // The end of the archive: one block at the end of the last volume.
+    await session.archiveEnd();
+    expect(counts.get('big.1')).toBe(808);
     expect(counts.get('big.2')).toBeLessThan(808 + (1 << 20) + 2000);
 
-    // A positioned read touches one window of one volume.
-    const cursor = set.cursor();
-    await cursor.seek({ sec: start.sec + 1500 + 10, nsec: 0 }, 2);
-    let rec = await cursor.read(2);
-    while (rec.timestamp.sec < start.sec + 1500 + 10) rec = await cursor.read(2);
+    // A positioned read touches one block of one volume.
+    await session.setMode(2, { sec: start.sec + 1500 + 10, nsec: 0 });
+    const rec = await session.fetchArchiveRecord();
     expect(rec.timestamp.sec).toBe(start.sec + 1510);
     expect(counts.get('big.1')).toBeLessThanOrEqual(808 + (1 << 20));
   });

@@ -4,7 +4,8 @@ import { ArchiveMetadata } from './metadata';
 import { LOG_FORMAT_V2, LOG_FORMAT_V3, type LogVersion } from './log-format';
 import { DecodeError, PM_ERR_LOGCHANGEINDOM, PM_ERR_LOGCHANGESEM, PM_ERR_LOGCHANGEUNITS, PM_ERR_LOGREC, PM_ERR_RECTYPE, PM_ERR_TEXT } from '../errors';
 import { PM_TYPE_U32, indom, pmid } from '../types';
-import { ByteWriter, encodeLabel, encodeMetaRecord, frame, type LabelsSpec, type MetaSpec } from './testing/archive-builder';
+import { ByteWriter } from '../io/byte-writer';
+import { encodeLabel, encodeMetaRecord, frame, type LabelsSpec, type MetaSpec } from './testing/archive-builder';
 
 const t = (s: number, ns = 0) => ({ sec: 1_700_000_000 + s, nsec: ns });
 const ID = pmid(29, 0, 5);
@@ -13,7 +14,7 @@ const IND = indom(29, 1);
 function image(version: LogVersion, records: ReadonlyArray<MetaSpec | Uint8Array>): Uint8Array {
   const w = new ByteWriter().bytes(encodeLabel({ version, start: t(0), vol: -1 }));
   for (const r of records) w.bytes(r instanceof Uint8Array ? r : encodeMetaRecord(r, version));
-  return w.result();
+  return w.finish();
 }
 
 function load(version: LogVersion, records: ReadonlyArray<MetaSpec | Uint8Array>, meta = new ArchiveMetadata()): ArchiveMetadata {
@@ -148,7 +149,7 @@ describe('metadata loading', () => {
 
   it('treats a 32-byte descriptor as one with no names (§4.1)', () => {
     const w = new ByteWriter().u32(1).u32(ID).i32(PM_TYPE_U32).u32(IND).i32(3).u32(0);
-    const meta = load(3, [frame(w.result())]);
+    const meta = load(3, [frame(w.finish())]);
     expect(meta.desc(ID)).toBeDefined();
     expect(meta.pmns.size).toBe(0);
   });

@@ -7,7 +7,7 @@ import { DecodeError, PM_ERR_LOGREC } from '../errors';
 import { decodeUnits, type Desc, type InDom, type PmId, type Timestamp } from '../types';
 import type { Label, LabelSet } from '../context/context';
 import { decodeTimestampV3, decodeTimeval } from './log-format';
-import { decodeCStringAt } from './value-decode';
+import { decodeCStringAt } from '../io/cursor';
 
 /** Metadata record types (§4). */
 export const TYPE_DESC = 1;

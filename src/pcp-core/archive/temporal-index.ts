@@ -2,7 +2,7 @@
 // fixed-size entries (time, volume, .meta offset, data offset). Loaded whole when an archive
 // opens, as libpcp's __pmLogLoadIndex does, into parallel typed arrays; a partial entry at
 // the end is ignored and nothing else is checked (libpcp trusts the entries; the cursor
-// copes with bad ones the way libpcp does). Used by record-cursor.ts to position reads.
+// copes with bad ones the way libpcp does). Used by replay/log-seek.ts to position reads.
 import type { Timestamp } from '../types';
 import type { LogFormat } from './log-format';
 

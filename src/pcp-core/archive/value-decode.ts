@@ -1,7 +1,8 @@
 // Decoding one value's payload by metric type (archive-format.md §5.4) and event arrays
-// (§5.5). Payloads are big-endian on disk; the descriptor's type decides how they are read
-// (a block's own vtype is unreliable in old archives). Hot path: called per value, so it
-// works straight on the volume's DataView without copying, and allocates only the result.
+// (§5.5), for archive records (dump, replay) and PDUs (pdu/value-block.ts) alike. Payloads
+// are big-endian; the descriptor's type decides how they are read (a block's own vtype is
+// unreliable in old archives). Hot path: called per value, so it works straight on the
+// record's DataView without copying, and allocates only the result.
 import {
   PM_EVENT_FLAG_MISSED,
   PM_TYPE_32,
@@ -21,49 +22,7 @@ import {
   type EventRecord,
   type PmId,
 } from '../types';
-
-const utf8 = new TextDecoder('utf-8');
-
-/**
- * Short ASCII strings seen before, by a hash of their bytes. Metadata repeats the same names
- * over and over (every instance domain record lists all its instances' names), so most
- * decodes find their string here: a compare instead of a subarray and a new string each.
- */
-const INTERN_SLOTS = 4096;
-const interned: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS);
-
-/** Bytes up to the first NUL (C string), as UTF-8 text. */
-export function decodeCStringAt(bytes: Uint8Array, start: number, end: number): string {
-  let nul = start;
-  let hash = 0x811c9dc5;
-  let ascii = true;
-  while (nul < end) {
-    const b = bytes[nul];
-    if (b === 0) break;
-    if (b >= 0x80) ascii = false;
-    hash = Math.imul(hash ^ b, 0x01000193);
-    nul++;
-  }
-  // Short ASCII strings are the common case; skip TextDecoder's per-call overhead for them.
-  if (ascii && nul - start <= 32) {
-    const slot = (hash >>> 0) % INTERN_SLOTS;
-    const known = interned[slot];
-    if (known !== undefined && known.length === nul - start) {
-      let same = true;
-      for (let i = 0; i < known.length; i++) {
-        if (known.charCodeAt(i) !== bytes[start + i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return known;
-    }
-    const text = String.fromCharCode.apply(null, bytes.subarray(start, nul) as unknown as number[]);
-    interned[slot] = text;
-    return text;
-  }
-  return utf8.decode(bytes.subarray(start, nul));
-}
+import { decodeCStringAt } from '../io/cursor';
 
 /**
  * A value of `type` from the payload [start, start+len). Undefined when the payload cannot
@@ -89,8 +48,10 @@ export function decodeAtom(type: number, view: DataView, bytes: Uint8Array, star
     case PM_TYPE_AGGREGATE_STATIC:
       return bytes.slice(start, start + len);
     case PM_TYPE_EVENT:
-    case PM_TYPE_HIGHRES_EVENT:
-      return decodeEventArray(view, bytes, start, len, type === PM_TYPE_HIGHRES_EVENT);
+    case PM_TYPE_HIGHRES_EVENT: {
+      const events = decodeEventArray(view, bytes, start, len, type === PM_TYPE_HIGHRES_EVENT);
+      return typeof events === 'string' ? undefined : events;
+    }
     default:
       return undefined;
   }
@@ -100,18 +61,22 @@ export function decodeAtom(type: number, view: DataView, bytes: Uint8Array, star
  * §5.5: i32 nrecords, then per record a timestamp (i32 sec + i32 usec, or i64 sec + i64
  * nsec), u32 flags, i32 nparams, and nparams parameters (u32 pmid, u8 type + u24 length,
  * value padded to 4 bytes). With PM_EVENT_FLAG_MISSED, nparams counts missed events and no
- * parameters follow. Undefined unless the records use exactly the payload.
+ * parameters follow. The records must use exactly the payload [start, start+len); otherwise
+ * the answer is what is wrong (archive readers then keep the payload as raw bytes, the PDU
+ * decoder refuses the PDU). Parameters are not nested: an event-typed parameter, or one of
+ * a type without a value encoding, is kept as raw bytes. The one event-array decoder.
  */
-export function decodeEventArray(view: DataView, bytes: Uint8Array, start: number, len: number, highres: boolean): EventArray | undefined {
+export function decodeEventArray(view: DataView, bytes: Uint8Array, start: number, len: number, highres: boolean): EventArray | string {
   const end = start + len;
-  if (len < 4) return undefined;
+  if (len < 4) return `${len} bytes cannot hold nrecords`;
   const nrecords = view.getInt32(start);
-  if (nrecords < 0) return undefined;
   const stampSize = highres ? 16 : 8;
+  // The smallest record is a timestamp, flags and nparams.
+  if (nrecords < 0 || nrecords * (stampSize + 8) > len - 4) return `nrecords ${nrecords} does not fit ${len} bytes`;
   const records: EventRecord[] = [];
   let p = start + 4;
   for (let r = 0; r < nrecords; r++) {
-    if (p + stampSize + 8 > end) return undefined;
+    if (p + stampSize + 8 > end) return `event ${r} overruns the record array`;
     let sec: number;
     let nsec: number;
     if (highres) {
@@ -128,24 +93,22 @@ export function decodeEventArray(view: DataView, bytes: Uint8Array, start: numbe
       records.push({ time: { sec, nsec }, flags, nparams, params: [] });
       continue;
     }
-    if (nparams < 0) return undefined;
+    if (nparams < 0) return `event ${r} nparams ${nparams} is negative`;
+    if (nparams * 8 > end - p) return `event ${r} has ${nparams} parameters in ${end - p} bytes`;
     const params: EventParam[] = [];
     for (let i = 0; i < nparams; i++) {
-      if (p + 8 > end) return undefined;
       const pmid = view.getUint32(p) as PmId;
       const word = view.getUint32(p + 4);
       const ptype = word >>> 24;
       const plen = word & 0xffffff;
-      if (plen < 4) return undefined;
       const padded = (plen + 3) & ~3;
-      if (p + 4 + padded > end) return undefined;
-      // No nesting: an event-typed parameter (or an unknown type) is kept as raw bytes.
+      if (plen < 4 || p + 4 + padded > end) return `event ${r} parameter ${i} length ${plen} overruns the record array`;
       const value = ptype === PM_TYPE_EVENT || ptype === PM_TYPE_HIGHRES_EVENT ? undefined : decodeAtom(ptype, view, bytes, p + 8, plen - 4);
       params.push({ pmid, type: ptype, value: value ?? bytes.slice(p + 8, p + 4 + plen) });
       p += 4 + padded;
     }
     records.push({ time: { sec, nsec }, flags, nparams, params });
   }
-  if (p !== end) return undefined;
+  if (p !== end) return `${end - p} bytes left after the last event record`;
   return { kind: 'events', highres, records };
 }

@@ -12,7 +12,7 @@ import { fuzzBudget, fuzzTimeoutMs } from '../../../test/fuzz-budget';
 import { PmError } from '../errors';
 import { memoryFileSet } from '../io/listed-file-set';
 import { openStored } from '../io/open-stored';
-import { ArchiveFetcher } from './fetch-archive';
+import { sessionOf } from '../replay/testing/archive-set-records';
 import { openArchiveSet } from './open-archive-set';
 
 const RECORDED = join(import.meta.dirname, '../../../test/fixtures/recorded');
@@ -115,8 +115,8 @@ async function dumpArchive(meta: Uint8Array, index: Uint8Array, vol0xz: Uint8Arr
     throw e;
   }
   try {
-    const fetcher = new ArchiveFetcher(set);
-    for (;;) await fetcher.next();
+    const session = await sessionOf(set);
+    for (;;) await session.fetchArchive();
   } catch (e) {
     if (!(e instanceof PmError)) throw e;
   } finally {

@@ -88,12 +88,11 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     const volumes = new Map<number, ReplayVolume>();
     const mine = new Map<number, VolumeReads>();
     for (let v = a.minVol; v <= a.maxVol; v++) {
-      const reader = await a.volume(v);
-      if (reader) {
-        const source = reader.source;
+      const source = await a.volume(v);
+      if (source) {
         const r = new VolumeReads(source);
         mine.set(v, r);
-        volumes.set(v, { size: reader.size, read: (offset, length) => r.bytes(offset, length), readAhead: async () => source.readAhead?.(0, source.size) });
+        volumes.set(v, { file: a.files.volumes.get(v), size: source.size, read: (offset, length) => r.bytes(offset, length), readAhead: async () => source.readAhead?.(0, source.size) });
       }
     }
     reads.push(mine);

@@ -9,6 +9,7 @@
 // EvalState, one per bound metric per context. Fixed 6.0.3 defects: max()/min() over no
 // instances give no value (not a stale or uninitialised one); string ternaries keep their
 // strings; `(expr)[name]` filters by exact name.
+import { subtractTimestampsDouble } from '../time/timestamp';
 import { assertUnreachable } from './ast';
 import type { BoundMetric, BoundNode } from './bound';
 import { allocVec, elem, EMPTY, isColumn, nonZero, store, toBig, toDouble, toFloat, type Column, type Outcome, type Vec } from './column';
@@ -81,15 +82,6 @@ function single(type: number, x: AtomValue): Column {
   return { n: 1, inst: Int32Array.of(PM_IN_NULL), vals };
 }
 
-function elapsedSeconds(now: Timestamp, before: Timestamp): number {
-  let sec = now.sec - before.sec;
-  let nsec = now.nsec - before.nsec;
-  if (nsec < 0) {
-    nsec += 1_000_000_000;
-    sec--;
-  }
-  return sec + nsec / 1e9;
-}
 
 function evalNode(node: BoundNode, state: EvalState, input: EvalInput): Outcome {
   switch (node.kind) {
@@ -181,7 +173,7 @@ function evalHistory(node: Extract<BoundNode, { kind: 'delta' | 'rate' }>, state
   const type = operand.desc.type;
   const out = allocVec(node.desc.type, cur.n);
   const inst = new Int32Array(cur.n);
-  const dt = node.kind === 'rate' && h.lastStamp !== undefined ? elapsedSeconds(input.timestamp, h.lastStamp) : 0;
+  const dt = node.kind === 'rate' && h.lastStamp !== undefined ? subtractTimestampsDouble(input.timestamp, h.lastStamp) : 0;
   let k = 0;
   for (let i = 0; i < cur.n; i++) {
     // Same position first, then a search: instances present in both samples only.

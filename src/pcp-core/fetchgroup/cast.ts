@@ -6,7 +6,7 @@ import { PM_ERR_SIGN, PM_ERR_TRUNC, PM_ERR_TYPE } from '../errors';
 import type { AtomValue } from '../types';
 import { PM_TYPE_32, PM_TYPE_64, PM_TYPE_DOUBLE, PM_TYPE_FLOAT, PM_TYPE_STRING, PM_TYPE_U32, PM_TYPE_U64 } from '../types';
 import { tryExtractValue } from '../values';
-import { doubleToInt32, doubleToInt64, doubleToUint32, doubleToUint64 } from '../replay/c-convert';
+import { doubleToInt32, doubleToInt64, doubleToUint32, doubleToUint64 } from '../c-numeric';
 import { stringValue } from './string-value';
 import { formatExpC as formatExp } from '../c-numeric';
 

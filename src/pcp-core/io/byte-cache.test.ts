@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ByteCache, cacheOwner } from './byte-cache';
-import { GrowableBytes } from './growable-bytes';
 
 describe('ByteCache', () => {
   it('evicts the least recently used entries beyond its budget, never the newest', () => {
@@ -40,17 +39,5 @@ describe('ByteCache', () => {
     expect(cache.get(`${x}1`)).toBeUndefined();
     expect(cache.get(`${y}1`)?.length).toBe(2);
     expect(cache.size).toBe(2);
-  });
-});
-
-describe('GrowableBytes', () => {
-  it('appends past its hint', () => {
-    const out = new GrowableBytes(1);
-    for (let i = 0; i < 3000; i++) out.pushByte(i & 0xff);
-    out.push(Uint8Array.of(1, 2, 3));
-    const bytes = out.bytes();
-    expect(bytes.length).toBe(3003);
-    expect(bytes[2999]).toBe(2999 & 0xff);
-    expect([...bytes.subarray(3000)]).toEqual([1, 2, 3]);
   });
 });

@@ -8,7 +8,7 @@
 // Buffer before seek-bzip is first used, and only where no Buffer exists.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the untyped libraries' declarations must reach every program that compiles this file (core, node, tests)
 /// <reference path="./vendor-modules.d.ts" />
-import { GrowableBytes } from './growable-bytes';
+import { ByteWriter } from './byte-writer';
 import { PM_ERR_LOGREC, PmError } from '../errors';
 
 /** The part of seek-bzip's input stream protocol it calls. */
@@ -44,7 +44,7 @@ export async function decodeBzip2(name: string, data: Uint8Array): Promise<Uint8
   const lib = await loadBunzip();
   const corrupt = (detail: string): PmError => new PmError(PM_ERR_LOGREC, undefined, `${name} (bzip2: ${detail})`);
   if (data[0] !== 0x42 || data[1] !== 0x5a || data[2] !== 0x68) throw corrupt('not a bzip2 file');
-  const out = new GrowableBytes(data.length * 4);
+  const out = new ByteWriter(data.length * 4);
   let pos = 0;
   const endOfInput = new Error('compressed data cut short');
   const input: BzInput = {
@@ -66,7 +66,7 @@ export async function decodeBzip2(name: string, data: Uint8Array): Promise<Uint8
     },
     eof: () => pos >= data.length,
   };
-  const output: BzOutput = { writeByte: (byte) => out.pushByte(byte) };
+  const output: BzOutput = { writeByte: (byte) => out.u8(byte) };
   try {
     lib.decode(input, output, true);
   } catch (e) {
@@ -75,5 +75,5 @@ export async function decodeBzip2(name: string, data: Uint8Array): Promise<Uint8
     // complete stream, which bzip2 ignores.
     if (!(/^Not bzip data/.test(message) && pos > 4)) throw corrupt(message);
   }
-  return out.bytes();
+  return out.take();
 }

@@ -122,15 +122,55 @@ export class Cursor {
   /** `n` bytes as text: UTF-8, stopping at the first NUL as C strings do. */
   cstring(n: number, what = 'string'): string {
     const raw = this.bytesView(n, what);
-    const nul = raw.indexOf(0);
-    return utf8.decode(nul < 0 ? raw : raw.subarray(0, nul));
+    return decodeCStringAt(raw, 0, raw.length);
   }
 }
 
 const utf8 = new TextDecoder('utf-8');
 
+/**
+ * Short ASCII strings seen before, by a hash of their bytes. Metadata repeats the same names
+ * over and over (every instance domain record lists all its instances' names), so most
+ * decodes find their string here: a compare instead of a subarray and a new string each.
+ */
+const INTERN_SLOTS = 4096;
+const interned: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS);
+
+/** The C string in bytes [start, end): up to the first NUL, as UTF-8 text. The one C-string
+ *  decoder of the core (labels, metadata, value blocks, event parameters, PDUs). */
+export function decodeCStringAt(bytes: Uint8Array, start: number, end: number): string {
+  let nul = start;
+  let hash = 0x811c9dc5;
+  let ascii = true;
+  while (nul < end) {
+    const b = bytes[nul];
+    if (b === 0) break;
+    if (b >= 0x80) ascii = false;
+    hash = Math.imul(hash ^ b, 0x01000193);
+    nul++;
+  }
+  // Short ASCII strings are the common case; skip TextDecoder's per-call overhead for them.
+  if (ascii && nul - start <= 32) {
+    const slot = (hash >>> 0) % INTERN_SLOTS;
+    const known = interned[slot];
+    if (known !== undefined && known.length === nul - start) {
+      let same = true;
+      for (let i = 0; i < known.length; i++) {
+        if (known.charCodeAt(i) !== bytes[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return known;
+    }
+    const text = String.fromCharCode.apply(null, bytes.subarray(start, nul) as unknown as number[]);
+    interned[slot] = text;
+    return text;
+  }
+  return utf8.decode(bytes.subarray(start, nul));
+}
+
 /** Decodes UTF-8 text up to the first NUL (C string semantics). */
 export function decodeCString(raw: Uint8Array): string {
-  const nul = raw.indexOf(0);
-  return utf8.decode(nul < 0 ? raw : raw.subarray(0, nul));
+  return decodeCStringAt(raw, 0, raw.length);
 }

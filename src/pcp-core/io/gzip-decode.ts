@@ -9,7 +9,7 @@
 // reported as PM_ERR_NYI, named, rather than decoded by home-made code.
 import { Gunzip } from 'fflate';
 import { crc32 } from './crc32';
-import { GrowableBytes } from './growable-bytes';
+import { ByteWriter } from './byte-writer';
 import { PM_ERR_LOGREC, PM_ERR_NYI, PmError } from '../errors';
 
 const OTHER_FORMATS: ReadonlyArray<readonly [magic: readonly number[], what: string]> = [
@@ -34,10 +34,10 @@ export function decodeGzip(name: string, data: Uint8Array): Uint8Array {
   }
   // ISIZE of the last member: exact for the usual single-member file (deflate expands at most
   // 1032:1, which bounds a corrupt value).
-  const out = new GrowableBytes(data.length >= 4 ? Math.min(u32le(data, data.length - 4), data.length * 1032) : 0);
+  const out = new ByteWriter(data.length >= 4 ? Math.min(u32le(data, data.length - 4), data.length * 1032) : 0);
   /** Compressed start and output start of each member. */
   const members: Array<{ at: number; outAt: number }> = [{ at: 0, outAt: 0 }];
-  const gunzip = new Gunzip((chunk) => out.push(chunk));
+  const gunzip = new Gunzip((chunk) => out.bytes(chunk));
   gunzip.onmember = (at) => members.push({ at, outAt: out.length });
   let failure: unknown;
   try {
@@ -49,7 +49,7 @@ export function decodeGzip(name: string, data: Uint8Array): Uint8Array {
     const outEnd = i + 1 < members.length ? members[i + 1].outAt : out.length;
     const outAt = members[i].outAt;
     if (trailerAt < members[i].at + 10) return false; // no room for the 10-byte header
-    const view = out.view().subarray(outAt, outEnd);
+    const view = out.current().subarray(outAt, outEnd);
     return crc32(view) === u32le(data, trailerAt) && view.length % 2 ** 32 === u32le(data, trailerAt + 4);
   };
   for (let i = 0; i + 1 < members.length; i++) {
@@ -58,14 +58,14 @@ export function decodeGzip(name: string, data: Uint8Array): Uint8Array {
   const last = members.length - 1;
   if (failure === undefined) {
     if (!verify(last, data.length - 8)) throw corrupt(`member ${last + 1} fails its CRC32/length check (cut short?)`);
-    return out.bytes();
+    return out.take();
   }
   // fflate stops at anything after a member, zeros included; gzip ignores trailing zeros.
   // Accept when the last member checks out just before a run of zeros reaching the end.
   let zerosFrom = data.length;
   while (zerosFrom > 0 && data[zerosFrom - 1] === 0) zerosFrom--;
   for (let end = zerosFrom; end <= Math.min(data.length, zerosFrom + 8); end++) {
-    if (end - 8 >= 0 && verify(last, end - 8)) return out.bytes();
+    if (end - 8 >= 0 && verify(last, end - 8)) return out.take();
   }
   const reason = failure instanceof Error ? failure.message : 'inflate failed';
   throw corrupt(reason === 'invalid gzip data' && out.length > 0 ? 'trailing garbage after the last member' : reason);

@@ -2,6 +2,7 @@
 // (header, big-endian words, length-prefixed strings padded to 4 bytes), and pduReader, a
 // bounds-checked Cursor over one received PDU whose short reads fail with PM_ERR_IPC and name
 // the peer, the PDU type and the offset inside the PDU (pdu-protocol.md §1.2–§1.5).
+import { ByteWriter } from '../io/byte-writer';
 import { Cursor } from '../io/cursor';
 import { DecodeError, PM_ERR_IPC } from '../errors';
 import { PDU_HEADER_BYTES, pad4, pduTypeName } from './constants';
@@ -20,104 +21,20 @@ const utf8Decoder = new TextDecoder('utf-8');
  * requests byte-identical to libpcp's. */
 const PAD_BYTE = 0x7e;
 
-/** Builds one PDU. The length word is patched in by `finish`. */
-export class PduWriter {
-  private buf: Uint8Array;
-  private view: DataView;
-  private pos = PDU_HEADER_BYTES;
-
+/** Builds one PDU on the core's byte writer. The header is filled in by `finish`. */
+export class PduWriter extends ByteWriter {
   constructor(
     private readonly type: number,
     private readonly from = 0,
     sizeHint = 64,
   ) {
-    this.buf = new Uint8Array(Math.max(sizeHint, PDU_HEADER_BYTES));
-    this.view = new DataView(this.buf.buffer);
-  }
-
-  private ensure(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.pos + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.pos));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
-  }
-
-  get length(): number {
-    return this.pos;
-  }
-
-  i32(v: number): this {
-    this.ensure(4);
-    this.view.setInt32(this.pos, v);
-    this.pos += 4;
-    return this;
-  }
-
-  u32(v: number): this {
-    this.ensure(4);
-    this.view.setUint32(this.pos, v >>> 0);
-    this.pos += 4;
-    return this;
-  }
-
-  i64(v: bigint): this {
-    this.ensure(8);
-    this.view.setBigInt64(this.pos, v);
-    this.pos += 8;
-    return this;
-  }
-
-  u8(v: number): this {
-    this.ensure(1);
-    this.view.setUint8(this.pos, v);
-    this.pos += 1;
-    return this;
-  }
-
-  u16(v: number): this {
-    this.ensure(2);
-    this.view.setUint16(this.pos, v);
-    this.pos += 2;
-    return this;
-  }
-
-  f32(v: number): this {
-    this.ensure(4);
-    this.view.setFloat32(this.pos, v);
-    this.pos += 4;
-    return this;
-  }
-
-  f64(v: number): this {
-    this.ensure(8);
-    this.view.setFloat64(this.pos, v);
-    this.pos += 8;
-    return this;
-  }
-
-  bytes(b: Uint8Array): this {
-    this.ensure(b.length);
-    this.buf.set(b, this.pos);
-    this.pos += b.length;
-    return this;
+    super(Math.max(sizeHint, PDU_HEADER_BYTES));
+    this.fill(0, PDU_HEADER_BYTES);
   }
 
   /** Pads with '~' to the next multiple of 4 (relative to the PDU start). */
   pad(): this {
-    const n = pad4(this.pos) - this.pos;
-    this.ensure(n);
-    this.buf.fill(PAD_BYTE, this.pos, this.pos + n);
-    this.pos += n;
-    return this;
-  }
-
-  /** Overwrites a word already written (counts known only at the end). */
-  patchI32(at: number, v: number): this {
-    this.view.setInt32(at, v);
-    return this;
+    return this.fill(PAD_BYTE, pad4(this.length) - this.length);
   }
 
   /** Writes `namelen i32` and the bytes, padded: the name-list entry form (§3.6). */
@@ -126,11 +43,9 @@ export class PduWriter {
   }
 
   /** The finished PDU: a copy exactly `len` bytes long with the header filled in. */
-  finish(): Uint8Array {
-    this.view.setInt32(0, this.pos);
-    this.view.setInt32(4, this.type);
-    this.view.setInt32(8, this.from);
-    return this.buf.slice(0, this.pos);
+  override finish(): Uint8Array {
+    this.patchI32(0, this.length).patchI32(4, this.type).patchI32(8, this.from);
+    return super.finish();
   }
 }
 

@@ -3,7 +3,6 @@
 // arrays carried by EVENT and HIGHRES_EVENT blocks. Decoding is typed by the block's vtype
 // (or the metric's descriptor for in-situ words and vtype 0), and bounded by vlen.
 import {
-  PM_EVENT_FLAG_MISSED,
   PM_TYPE_32,
   PM_TYPE_64,
   PM_TYPE_AGGREGATE,
@@ -18,12 +17,9 @@ import {
   PM_TYPE_UNKNOWN,
   type AtomValue,
   type EventArray,
-  type EventParam,
-  type EventRecord,
-  type PmId,
 } from '../types';
 import { Cursor, decodeCString } from '../io/cursor';
-import { pad4 } from './constants';
+import { decodeEventArray as decodeEvents } from '../archive/value-decode';
 import { encodeUtf8, type PduWriter } from './pdu-buffer';
 
 /** Largest vlen the 24-bit field can hold (§1.4). */
@@ -94,54 +90,22 @@ export function decodePayload(c: Cursor, type: number, what: string): AtomValue 
   }
 }
 
-/** The event-record array of an EVENT (9) or HIGHRES_EVENT (10) value (§3.14). */
+/**
+ * The event-record array of an EVENT (9) or HIGHRES_EVENT (10) value (§3.14), by the core's
+ * one event-array decoder; a PDU from a hostile peer must also keep its timestamps in range.
+ */
 function decodeEventArray(c: Cursor, highres: boolean, what: string): EventArray {
-  const end = c.bytes.length;
-  const nrecords = c.i32(`${what} nrecords`);
-  // The smallest record is a timestamp, flags and nparams.
-  const minRecord = highres ? 24 : 16;
-  if (nrecords < 0 || nrecords * minRecord > c.remaining) c.fail(`${what}: nrecords ${nrecords} does not fit ${end} bytes`, 0);
-  const records: EventRecord[] = [];
-  for (let r = 0; r < nrecords; r++) {
-    const recAt = c.pos;
-    let sec: number;
-    let nsec: number;
-    if (highres) {
-      const s = c.i64('event seconds');
-      const ns = c.i64('event nanoseconds');
-      if (ns < 0n || ns >= 1_000_000_000n) c.fail(`${what}: event ${r} nanoseconds ${ns} out of range`, recAt);
-      if (s > BigInt(Number.MAX_SAFE_INTEGER) || s < -BigInt(Number.MAX_SAFE_INTEGER)) c.fail(`${what}: event ${r} seconds ${s} out of range`, recAt);
-      sec = Number(s);
-      nsec = Number(ns);
-    } else {
-      sec = c.i32('event seconds');
-      const usec = c.i32('event microseconds');
-      if (usec < 0 || usec >= 1_000_000) c.fail(`${what}: event ${r} microseconds ${usec} out of range`, recAt);
-      nsec = usec * 1000;
+  const bytes = c.bytes;
+  const events = decodeEvents(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), bytes, 0, bytes.length, highres);
+  if (typeof events === 'string') return c.fail(`${what}: ${events}`, 0);
+  for (let r = 0; r < events.records.length; r++) {
+    const { sec, nsec } = events.records[r].time;
+    if (highres ? nsec < 0 || nsec >= 1e9 || !Number.isSafeInteger(sec) : nsec < 0 || nsec >= 1e9) {
+      c.fail(`${what}: event ${r} ${highres ? 'nanoseconds' : 'microseconds'} ${highres ? nsec : nsec / 1000} out of range`, 0);
     }
-    const flags = c.u32('event flags');
-    const nparams = c.i32('event nparams');
-    if (nparams < 0) c.fail(`${what}: event ${r} nparams ${nparams} is negative`, recAt);
-    const params: EventParam[] = [];
-    // A "missed" record counts lost records in nparams and carries no parameters.
-    if ((flags & PM_EVENT_FLAG_MISSED) === 0) {
-      if (nparams * 8 > c.remaining) c.fail(`${what}: event ${r} has ${nparams} parameters in ${c.remaining} bytes`, recAt);
-      for (let p = 0; p < nparams; p++) {
-        const paramAt = c.pos;
-        const pmid = c.u32('parameter pmid') as PmId;
-        const head = c.u32('parameter type|len');
-        const type = head >>> 24;
-        const len = head & 0xffffff;
-        if (len < 4 || paramAt + 4 + pad4(len) > end) c.fail(`${what}: event ${r} parameter ${p} length ${len} overruns the record array`, paramAt);
-        const value = decodePayload(subCursor(c, paramAt + 8, len - 4, what), type, `${what} event ${r} parameter ${p}`);
-        c.seek(paramAt + 4 + pad4(len));
-        params.push({ pmid, type, value });
-      }
-    }
-    records.push({ time: { sec, nsec }, flags, nparams, params });
   }
-  if (c.pos !== end) c.fail(`${what}: ${end - c.pos} bytes left after the last event record`, c.pos);
-  return { kind: 'events', highres, records };
+  c.seek(bytes.length);
+  return events;
 }
 
 /** Writes `value` as the payload of a block of `type`; returns the payload length. */

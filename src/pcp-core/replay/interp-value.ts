@@ -18,7 +18,7 @@ import {
   PM_TYPE_U32,
   PM_TYPE_U64,
 } from '../types';
-import { doubleToInt32, doubleToInt64, doubleToUint32, doubleToUint64 } from './c-convert';
+import { doubleToInt32, doubleToInt64, doubleToUint32, doubleToUint64 } from '../c-numeric';
 import type { MetricControl } from './interp-state';
 import { PM_VAL_INSITU } from './log-record';
 import { decodeValue } from './value-decode';

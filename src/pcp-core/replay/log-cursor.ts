@@ -9,7 +9,7 @@
 import { PM_ERR_EOL, PM_ERR_LOGFILE, PM_ERR_LOGOVERLAP, PM_ERR_LOGREC, PmError } from '../errors';
 import type { Timestamp } from '../types';
 import { archiveEndOfCurrent } from './log-end';
-import { decodeLogRecord, virtualMark, type LogRecord } from './log-record';
+import { checkLogRecord, virtualMark, type LogRecord } from './log-record';
 import { offsetMs, timestampSub } from './log-time';
 import type { ReplayArchive, ReplaySet } from './replay-source';
 import { VolumeBytes } from './volume-bytes';
@@ -20,6 +20,16 @@ export type Direction = typeof MODE_FORW | typeof MODE_BACK;
 
 /** A read gives a record (possibly a <mark>) or a negative PCP error code. */
 export type ReadOutcome = LogRecord | number;
+
+/** A PM_ERR_LOGREC's place: volume (as named in fetch errors) and its file, the byte
+ *  offset of the record, where the failing check looked, and what it found. */
+export interface CorruptRecord {
+  readonly volume: string;
+  readonly file: string;
+  readonly offset: number;
+  readonly at: number;
+  readonly detail: string;
+}
 
 /** Decoded records by position, so re-reading a neighbourhood costs no decoding. Bounded by
  *  the records' bytes, not their number: a record is a view that keeps its volume's block
@@ -105,7 +115,7 @@ export class LogCursor {
       const a = this.set.archives[arch];
       const rv = a?.volume(vol);
       if (!a || !rv) return undefined;
-      v = new VolumeBytes(rv, `${a.name}.${vol}`);
+      v = new VolumeBytes(rv, `${a.name}.${vol}`, rv.file);
       this.volumes.set(key, v);
     }
     return v;
@@ -236,12 +246,24 @@ export class LogCursor {
    * Where the last PM_ERR_LOGREC was met (volume file and the record's byte offset), so the
    * error can name it: libpcp's code alone says nothing of where the damage is.
    */
-  lastCorrupt: { readonly volume: string; readonly offset: number } | undefined;
+  lastCorrupt: CorruptRecord | undefined;
+  /** What the failing check of the current read found (set with each PM_ERR_LOGREC). */
+  private why = '';
+  /** Where that check looked (the record, or the trailer it could not use). */
+  private whyAt = 0;
 
   private async readAfterHeader(vb: VolumeBytes, direction: Direction, offset: number, head: number): Promise<ReadOutcome> {
     const out = await this.readFramed(vb, direction, offset, head);
-    if (out === PM_ERR_LOGREC) this.lastCorrupt = { volume: vb.name, offset: direction === MODE_FORW ? offset : Math.max(0, offset - head) };
+    if (out === PM_ERR_LOGREC) {
+      this.lastCorrupt = { volume: vb.name, file: vb.file, offset: direction === MODE_FORW ? offset : Math.max(0, offset - head), at: this.whyAt, detail: this.why };
+    }
     return out;
+  }
+
+  private fail(at: number, detail: string): number {
+    this.whyAt = at;
+    this.why = detail;
+    return PM_ERR_LOGREC;
   }
 
   private async readFramed(vb: VolumeBytes, direction: Direction, offset: number, head: number): Promise<ReadOutcome> {
@@ -250,11 +272,11 @@ export class LogCursor {
     const span = recordSpan(direction, offset, headAt, head);
     if (span === 'bad-length') {
       this.pos = headAt + 4;
-      return PM_ERR_LOGREC;
+      return direction === MODE_FORW ? this.fail(headAt, `bad record length ${head}`) : this.fail(offset - 4, `bad record length ${head} in trailer`);
     }
     if (span === 'before-start') {
       this.pos = offset;
-      return PM_ERR_LOGREC;
+      return this.fail(offset - 4, `record of ${head} bytes would start before the file`);
     }
     const start = span;
     const cached = this.records.get(this.cur * 1048576 + this.curVol)?.byStart.get(start);
@@ -266,24 +288,27 @@ export class LogCursor {
     if (buf.length < head) {
       // Body or trailer cut short: libpcp seeks back to where the read began.
       this.pos = offset;
-      return PM_ERR_LOGREC;
+      return this.fail(start, `unexpected end of file: record of ${head} bytes, ${vb.size - start} left`);
     }
     const rec = this.framedRecord(buf, head);
     if (rec === 'bad-trailer') {
       this.pos = direction === MODE_FORW ? start + head : start + 4;
-      return PM_ERR_LOGREC;
+      const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+      return this.fail(start, `length mismatch: header ${view.getInt32(0)} != trailer ${view.getInt32(head - 4)}`);
     }
     this.pos = direction === MODE_FORW ? start + head : start;
-    if (rec === 'undecodable') return PM_ERR_LOGREC;
+    if ('rejected' in rec) return this.fail(start, rec.rejected);
     this.remember(start, rec);
     return rec;
   }
 
-  /** The record in `buf` (`head` bytes from its start), checked and decoded. */
-  private framedRecord(buf: Uint8Array, head: number): LogRecord | 'bad-trailer' | 'undecodable' {
+  /** The record in `buf` (`head` bytes from its start), checked and decoded; a string says
+   *  why libpcp's decoder rejects it. */
+  private framedRecord(buf: Uint8Array, head: number): LogRecord | { readonly rejected: string } | 'bad-trailer' {
     const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     if (view.getInt32(0) !== view.getInt32(head - 4)) return 'bad-trailer';
-    return decodeLogRecord(buf, this.archive.version, this.base) ?? 'undecodable';
+    const rec = checkLogRecord(buf, this.archive.version, this.base);
+    return typeof rec === 'string' ? { rejected: rec } : rec;
   }
 
   private remember(start: number, rec: LogRecord): void {
@@ -339,7 +364,7 @@ export class LogCursor {
     if (typeof start !== 'number') return undefined;
     const buf = vb.tryBytes(start, head);
     const rec = buf && this.framedRecord(buf, head);
-    if (typeof rec !== 'object') return undefined;
+    if (typeof rec !== 'object' || 'rejected' in rec) return undefined;
     this.markDone = 0;
     this.pos = direction === MODE_FORW ? start + head : start;
     this.remember(start, rec);

@@ -5,7 +5,7 @@
 // rule and the <mark> stamped after an archive both use this cache.
 import { PM_ERR_EOL, PM_ERR_LOGREC } from '../errors';
 import type { Timestamp } from '../types';
-import type { LogCursor } from './log-cursor';
+import type { CorruptRecord, LogCursor } from './log-cursor';
 import { decodeLogRecord, type LogRecord } from './log-record';
 import type { VolumeBytes } from './volume-bytes';
 
@@ -45,7 +45,8 @@ export async function archiveEndOfCurrent(cursor: LogCursor): Promise<Timestamp 
   let foundVol = -1;
   let physEnd = 0;
   // Where the damage that hides the end was met, so PM_ERR_LOGREC can name it.
-  let damage: { readonly volume: string; readonly offset: number } | undefined;
+  let damage: CorruptRecord | undefined;
+  const at = (vb: VolumeBytes, offset: number, detail: string): CorruptRecord => ({ volume: vb.name, file: vb.file, offset, at: offset, detail });
   for (let vol = a.maxVol; vol >= a.minVol; vol--) {
     const vb = cursor.volumeBytes(cursor.cur, vol);
     if (!vb) continue;
@@ -60,7 +61,7 @@ export async function archiveEndOfCurrent(cursor: LogCursor): Promise<Timestamp 
       foundVol = vol;
       break;
     }
-    if (last === PM_ERR_LOGREC) damage ??= { volume: vb.name, offset: size };
+    if (last === PM_ERR_LOGREC) damage ??= at(vb, size, 'no whole record ends at the end of the volume');
     // A damaged or growing end: scan forwards from the last index entry inside the file.
     let logEnd = a.labelSize;
     let i = a.index.length - 1;
@@ -77,19 +78,19 @@ export async function archiveEndOfCurrent(cursor: LogCursor): Promise<Timestamp 
     if (logEnd > a.labelSize) {
       // The entry may point at the end of a record: step back over it first.
       const prev = await peekRead(cursor, vb, logEnd, false);
-      if (typeof prev === 'number') return corrupt(cursor, { volume: vb.name, offset: logEnd });
+      if (typeof prev === 'number') return corrupt(cursor, at(vb, logEnd, 'no whole record ends at the last index entry'));
       pos = logEnd - prev.buf.length;
     }
     for (;;) {
       const head = await vb.word(pos);
       if (head === undefined) break;
       if (pos + head > physEnd) {
-        damage = { volume: vb.name, offset: pos };
+        damage = at(vb, pos, `a record of ${head} bytes runs past the end of the volume (${physEnd} bytes)`);
         break;
       }
       const rec = await peekRead(cursor, vb, pos, true);
       if (typeof rec === 'number') {
-        if (rec === PM_ERR_LOGREC) damage = { volume: vb.name, offset: pos };
+        if (rec === PM_ERR_LOGREC) damage = at(vb, pos, 'the record there is not well formed');
         break;
       }
       found = rec;
@@ -107,7 +108,7 @@ export async function archiveEndOfCurrent(cursor: LogCursor): Promise<Timestamp 
 }
 
 /** PM_ERR_LOGREC, remembering on the cursor where the damage is (when known). */
-function corrupt(cursor: LogCursor, at: { readonly volume: string; readonly offset: number } | undefined): number {
+function corrupt(cursor: LogCursor, at: CorruptRecord | undefined): number {
   if (at) cursor.lastCorrupt = at;
   return PM_ERR_LOGREC;
 }

@@ -5,7 +5,8 @@
 // as libpcp pins PDU buffers, and decodes only the values it returns.
 import type { Timestamp } from '../types';
 import { timestampSub } from './log-time';
-import { checkValueSets } from '../archive/value-sets';
+import { checkDataRecord } from '../archive/data-record';
+import type { LogVersion } from '../archive/log-format';
 
 /** pmID, numval, valfmt and the offset of the first (inst, value) pair, per value set. */
 export interface LogRecord {
@@ -27,39 +28,28 @@ export const PM_VAL_INSITU = 0;
 export const PM_VAL_DPTR = 1;
 export const PM_VAL_SPTR = 2;
 
-/** Size of the fixed part before the value sets: length word, timestamp, numpmid. */
-export function recordPreamble(version: number): number {
-  return version >= 3 ? 20 : 16;
-}
-
 /** Byte offset in the record of the value block a pointer word `k` designates (§5.3). */
 export function blockOffset(k: number): number {
   return 4 * k - 8;
 }
 
 /**
- * Validates a record read from a volume and indexes its value sets. `buf` holds exactly the
- * `head` bytes of the record (length word and trailer included, already checked equal).
- * Returns undefined when libpcp's decoder would reject the record.
+ * Validates a record read from a volume and indexes its value sets (archive/data-record.ts
+ * owns the checks). `buf` holds exactly the record, length word and trailer included (already
+ * checked equal). Returns why libpcp's decoder rejects the record, if it does.
  */
-export function decodeLogRecord(buf: Uint8Array, version: number, base: Timestamp): LogRecord | undefined {
-  const head = buf.length;
+export function checkLogRecord(buf: Uint8Array, version: number, base: Timestamp): LogRecord | string {
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  const preamble = recordPreamble(version);
-  // The decoder needs at least the fixed part plus the trailer.
-  if (head < preamble + 4) return undefined;
-  const timestamp: Timestamp =
-    version >= 3
-      ? { sec: view.getInt32(8) * 4294967296 + view.getUint32(4), nsec: view.getUint32(12) }
-      : { sec: view.getInt32(4), nsec: view.getInt32(8) * 1000 };
-  const numpmid = view.getInt32(preamble - 4);
-  // libpcp compares with the PDU length (record length + 4 in its buffer layout).
-  const pduLength = head + 4;
-  if (numpmid < 0 || numpmid > pduLength) return undefined;
-  const vsetOffsets = new Int32Array(numpmid);
-  // The image libpcp checks starts 8 bytes before the length word (archive/value-sets.ts).
-  if (checkValueSets(view, -8, pduLength, preamble, numpmid, vsetOffsets) !== undefined) return undefined;
+  const shape = checkDataRecord(view, version as LogVersion);
+  if (typeof shape === 'string') return shape;
+  const { timestamp, numpmid, vsetOffsets } = shape;
   return { buf, view, timestamp, t: timestampSub(timestamp, base), numpmid, vsetOffsets, virtual: false };
+}
+
+/** As checkLogRecord, undefined for a rejected record. */
+export function decodeLogRecord(buf: Uint8Array, version: number, base: Timestamp): LogRecord | undefined {
+  const rec = checkLogRecord(buf, version, base);
+  return typeof rec === 'string' ? undefined : rec;
 }
 
 /** A <mark> record synthesised between the archives of a set (archive-format.md §8). */

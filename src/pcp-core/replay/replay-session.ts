@@ -2,13 +2,14 @@
 // pmSetMode sets them, the instance profile, and pmFetch / pmFetchArchive / pmGetArchiveEnd
 // dispatched to FORW/BACK serial reading or to the INTERP engine. ArchiveContext adds the
 // metadata lookups on top; tests drive this directly over fixture archives.
-import { PM_ERR_LOGREC, PM_ERR_MODE, PmError } from '../errors';
+import { DecodeError, PM_ERR_LOGFILE, PM_ERR_LOGOVERLAP, PM_ERR_LOGREC, PM_ERR_MODE, PmError } from '../errors';
 import type { PmId, Result, Timestamp } from '../types';
 import type { ProfileChange } from '../context/context';
 import { InstanceProfile } from '../context/instance-profile';
 import type { IgnoreMarks } from './interp-bounds';
 import { InterpEngine } from './interp-fetch';
 import { LogCursor, MODE_BACK, MODE_FORW } from './log-cursor';
+import type { LogRecord } from './log-record';
 import { archiveEndOfSet } from './log-end';
 import { setTime } from './log-seek';
 import { addTimestamp, splitDeltaNs } from './log-time';
@@ -106,12 +107,36 @@ export class ReplaySession {
 
   /** pmFetchArchive: the next record as stored, <mark>s included; PM_ERR_MODE in INTERP. */
   async fetchArchive(): Promise<Result> {
+    const out = await this.readArchive();
+    if (typeof out === 'number') throw this.failure(out);
+    return resultForRecord(out, this.set.meta);
+  }
+
+  /**
+   * pmFetchArchive without decoding: the record's checked bytes (for readers that format
+   * straight from them, as dump does). A damaged record fails with a DecodeError naming the
+   * volume file, the record's offset and what is wrong with it.
+   */
+  async fetchArchiveRecord(): Promise<LogRecord> {
+    const before = this.cursor.lastCorrupt;
+    const out = await this.readArchive();
+    if (typeof out !== 'number') return out;
+    const at = this.cursor.lastCorrupt;
+    // As the archive reader named them: the archive the cursor is in (moved into, for
+    // PM_ERR_LOGOVERLAP) for a missing volume or an overlap.
+    if (out === PM_ERR_LOGFILE || out === PM_ERR_LOGOVERLAP) throw new PmError(out, undefined, this.cursor.archive.name);
+    if (out !== PM_ERR_LOGREC) throw new PmError(out);
+    if (at && at !== before) throw new DecodeError(PM_ERR_LOGREC, at.file, at.at, 'data record', at.detail);
+    throw this.endFailure();
+  }
+
+  private async readArchive(): Promise<LogRecord | number> {
     if (this.mode === PM_MODE_INTERP) throw new PmError(PM_ERR_MODE);
     const dir = this.mode === PM_MODE_BACK ? MODE_BACK : MODE_FORW;
     const out = await serialRead(this.cursor, dir, this.originTs, []);
-    if ('error' in out) throw this.failure(out.error);
+    if ('error' in out) return out.error;
     this.originTs = out.record.timestamp;
-    return resultForRecord(out.record, this.set.meta);
+    return out.record;
   }
 
   /** A fetch's error code as a PmError; a corrupt record is named by volume and offset. */
@@ -127,6 +152,19 @@ export class ReplaySession {
     const end = await archiveEndOfSet(this.cursor);
     if (typeof end === 'number') throw this.failure(end);
     return end;
+  }
+
+  /** pmGetArchiveEnd, a failure naming the archive whose end cannot be found. */
+  async archiveEndNamed(): Promise<Timestamp> {
+    const end = await archiveEndOfSet(this.cursor);
+    if (typeof end !== 'number') return end;
+    throw end === PM_ERR_LOGREC ? this.endFailure() : new PmError(end);
+  }
+
+  /** PM_ERR_LOGREC from pmGetArchiveEnd: no valid record at the end of the archive the
+   *  cursor was looking at (pmGetArchiveEnd leaves it in the last one on failure). */
+  private endFailure(): DecodeError {
+    return new DecodeError(PM_ERR_LOGREC, this.cursor.archive.name, 0, '', 'cannot locate the end of the archive');
   }
 
   /** pmAddProfile / pmDelProfile (the context's profile, libpcp 6.0.3 semantics). */

@@ -8,6 +8,8 @@ import type { Desc, InDom, PmId, Timestamp } from '../types';
 
 /** One data volume (`B.N`) whose label was checked (magic, version, `vol` field). */
 export interface ReplayVolume {
+  /** The file, as errors naming a damaged record give it (default: base name + volume). */
+  readonly file?: string;
   /** Uncompressed size in bytes, label included. */
   readonly size: number;
   /** Bytes [offset, offset+length), shorter only at the end of the volume. */

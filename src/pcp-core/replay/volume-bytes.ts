@@ -20,7 +20,10 @@ export class VolumeBytes {
 
   constructor(
     readonly volume: ReplayVolume,
+    /** As fetch errors name the volume: base name and volume number. */
     readonly name: string,
+    /** The file it was read from (compression suffix and all). */
+    readonly file: string = name,
   ) {}
 
   get size(): number {

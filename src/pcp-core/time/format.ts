@@ -4,7 +4,8 @@
 // with a fraction of pmdumplog -L ("Wed Mar 15 23:31:13.870437 2017"). Local times come
 // from a Zone; fractions are truncated, never rounded, as in the tools.
 import type { Timestamp } from '../types';
-import type { BrokenDownTime } from './calendar';
+import { civilFromDays, type BrokenDownTime } from './calendar';
+import { timestampFromNs, timestampToNs } from './timestamp';
 import type { Zone } from './zone';
 
 const WDAY = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -54,4 +55,27 @@ export function formatCtimeFraction(zone: Zone, t: Timestamp, digits: number): s
   const text = formatAsctime(tm);
   // asctime is fixed-width up to the seconds (19 characters), the year follows.
   return `${text.slice(0, 19)}.${formatFraction(t.nsec, digits)}${text.slice(19)}`;
+}
+
+/**
+ * UTC ISO-8601 with nine fractional digits: "2018-01-01T02:10:11.563796000Z", as dump and
+ * values --json print record times. Exact for any timestamp (computed on integers); an
+ * unnormalised nsec (damaged archives) is folded into the seconds first.
+ */
+export function formatIsoUtc(t: Timestamp): string {
+  let sec = t.sec;
+  let nsec = t.nsec;
+  if (nsec < 0 || nsec >= 1e9) {
+    const n = timestampFromNs(timestampToNs(t));
+    sec = n.sec;
+    nsec = n.nsec;
+  }
+  const days = Math.floor(sec / SECS_PER_DAY);
+  const rem = sec - days * SECS_PER_DAY;
+  const { year: y, month, mday: d } = civilFromDays(days);
+  const ys = y >= 0 && y <= 9999 ? String(y).padStart(4, '0') : (y < 0 ? '-' : '+') + String(Math.abs(y)).padStart(6, '0');
+  const hh = Math.floor(rem / 3600);
+  const mm = Math.floor(rem / 60) % 60;
+  const ss = rem % 60;
+  return `${ys}-${pad2(month + 1)}-${pad2(d)}T${pad2(hh)}:${pad2(mm)}:${pad2(ss)}.${String(nsec).padStart(9, '0')}Z`;
 }

@@ -3,7 +3,7 @@
 // fetchgroup's Δt, on archive-like instants, near-midpoint fractions and random values.
 import { describe, expect, it } from 'vitest';
 import { queryPythonOracle } from '../../../test/oracle';
-import { makeTimestamp, subtractTimestampsReal, timestampFromReal, timestampToReal } from './timestamp';
+import { makeTimestamp, subtractTimestampsLongDouble, timestampFromReal, timestampToReal } from './timestamp';
 
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
@@ -46,7 +46,7 @@ describe('long double timestamp conversions against libpcp', async () => {
   });
 
   it(`pmtimespecSub on ${sub.length} pairs`, () => {
-    const bad = sub.filter(([a, an, b, bn], i) => subtractTimestampsReal({ sec: a, nsec: an }, { sec: b, nsec: bn }) !== reply.sub[i]);
+    const bad = sub.filter(([a, an, b, bn], i) => subtractTimestampsLongDouble({ sec: a, nsec: an }, { sec: b, nsec: bn }) !== reply.sub[i]);
     expect(bad).toEqual([]);
   });
 

@@ -49,9 +49,18 @@ export function timestampFromNs(ns: TimestampNs): Timestamp {
   return { sec: Number(sec), nsec: Number(nsec) };
 }
 
-/** Elapsed seconds b − a, from exact integer differences (the doc's §12 rule for rates). */
-export function elapsedSeconds(a: Timestamp, b: Timestamp): number {
-  return b.sec - a.sec + (b.nsec - a.nsec) / NS_PER_SEC;
+/**
+ * a − b in seconds as a plain double: the nanosecond difference normalised into [0, 1e9),
+ * then whole seconds + fraction (derived metrics' rate()).
+ */
+export function subtractTimestampsDouble(a: Timestamp, b: Timestamp): number {
+  let sec = a.sec - b.sec;
+  let nsec = a.nsec - b.nsec;
+  if (nsec < 0) {
+    nsec += NS_PER_SEC;
+    sec--;
+  }
+  return sec + nsec / NS_PER_SEC;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -117,9 +126,75 @@ export function timestampToReal(t: Timestamp): number {
   return longDoubleSeconds(t.sec, t.nsec);
 }
 
-/** pmtimespecSub: a − b in double seconds, rounded as libpcp rounds it. */
-export function subtractTimestampsReal(a: Timestamp, b: Timestamp): number {
-  return longDoubleSeconds(a.sec - b.sec, a.nsec - b.nsec);
+/**
+ * a − b in seconds through x87 long double, as libpcp computes it (pmtimespecSub,
+ * __pmTimestampSub; replay's record and request times): exact to the bit.
+ */
+export function subtractTimestampsLongDouble(a: Timestamp, b: Timestamp): number {
+  return secondsBetween(a.sec, a.nsec, b.sec, b.nsec);
+}
+
+const bitsView = new DataView(new ArrayBuffer(8));
+
+
+/** Powers of two 2^k for k in [-1100, 1100], by table: Math.pow is slow in the hot path. */
+const POW2 = new Float64Array(2201);
+for (let k = -1100; k <= 1100; k++) POW2[k + 1100] = 2 ** k;
+function pow2(k: number): number {
+  return POW2[k + 1100];
+}
+
+/** Unbiased binary exponent of a finite normal double. */
+function exponentOf(x: number): number {
+  bitsView.setFloat64(0, x);
+  return ((bitsView.getUint32(0) >>> 20) & 0x7ff) - 1023;
+}
+
+/** Whether a finite normal double is a power of two (its fraction bits are all zero). */
+function isPowerOfTwo(x: number): boolean {
+  bitsView.setFloat64(0, x);
+  return (bitsView.getUint32(0) & 0xfffff) === 0 && bitsView.getUint32(4) === 0;
+}
+
+/** Upper bound of half a 64-bit-significand ulp at x ≠ 0 (x87 long double spacing). */
+function halfUlp64(x: number): number {
+  if (x === 0) return 0;
+  // 2^(e-63) is the ulp for |x| in [2^e, 2^(e+1)); half of it is 2^(e-64). One binade up is
+  // a safe over-estimate should x sit just below a power of two after rounding.
+  return pow2(exponentOf(x) - 63);
+}
+
+/**
+ * Seconds from b to a as libpcp computes them (__pmTimestampSub, pmtimespecSub): exact in the
+ * x87 sense. Fast path: N = Δ in ns is an exact double for spans up to ~104 days, so c = N/1e9
+ * is the correctly rounded value of r = Δ. libpcp's twice-rounded result differs from c only
+ * when r lies within libpcp's own rounding error of a midpoint between doubles; that case is
+ * detected from the exact residual and handed to the bigint computation.
+ */
+export function secondsBetween(aSec: number, aNsec: number, bSec: number, bNsec: number): number {
+  const ds = aSec - bSec;
+  const dn = aNsec - bNsec;
+  if (dn === 0) return ds;
+  const n = ds * NS_PER_SEC + dn;
+  if (Math.abs(n) > 9007199254740991) return longDoubleSeconds(ds, dn);
+  const c = n / NS_PER_SEC;
+  // Residual r - c = (n - c·1e9) / 1e9; c·1e9 is taken apart exactly by Dekker's product.
+  const p = c * NS_PER_SEC;
+  // Veltkamp split of c (2^27 + 1), inline: this runs for every record and fetch.
+  const cs = 134217729 * c;
+  const ch = cs - (cs - c);
+  const cl = c - ch;
+  const err = ch * NS_PER_SEC - p + cl * NS_PER_SEC;
+  const residual = (n - p - err) / NS_PER_SEC;
+  const ulp = pow2(exponentOf(c) - 52);
+  // Distance from r to the nearest midpoint between c and its neighbour on r's side.
+  const towardZero = residual !== 0 && residual < 0 === c > 0;
+  const halfGap = towardZero && isPowerOfTwo(c) ? ulp / 4 : ulp / 2;
+  const distance = halfGap - Math.abs(residual);
+  // libpcp's error: half a 64-bit ulp of Δnsec/1e9 plus half a 64-bit ulp of the sum.
+  const errorBound = halfUlp64(dn / NS_PER_SEC) + halfUlp64(c) * 1.001;
+  if (distance > errorBound * 1.01 + ulp * 1e-9) return c;
+  return longDoubleSeconds(ds, dn);
 }
 
 /**

@@ -4,88 +4,9 @@
 // also build damaged archives. Not used outside tests.
 import type { Timestamp } from '../../types';
 import { PM_ID_NULL } from '../../types';
+import { ByteWriter } from '../../io/byte-writer';
 import { logFormat, type LogVersion } from '../log-format';
 import { TYPE_DESC, TYPE_INDOM, TYPE_INDOM_DELTA, TYPE_INDOM_V2, TYPE_LABEL, TYPE_LABEL_V2, TYPE_TEXT } from '../meta-records';
-
-/** Big-endian byte output. */
-export class ByteWriter {
-  private buf = new Uint8Array(256);
-  private view = new DataView(this.buf.buffer);
-  length = 0;
-
-  private room(n: number): void {
-    if (this.length + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.length + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.length));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
-  }
-
-  u8(v: number): this {
-    this.room(1);
-    this.view.setUint8(this.length, v);
-    this.length += 1;
-    return this;
-  }
-  u16(v: number): this {
-    this.room(2);
-    this.view.setUint16(this.length, v);
-    this.length += 2;
-    return this;
-  }
-  u32(v: number): this {
-    this.room(4);
-    this.view.setUint32(this.length, v >>> 0);
-    this.length += 4;
-    return this;
-  }
-  i32(v: number): this {
-    this.room(4);
-    this.view.setInt32(this.length, v | 0);
-    this.length += 4;
-    return this;
-  }
-  i64(v: bigint): this {
-    this.room(8);
-    this.view.setBigInt64(this.length, v);
-    this.length += 8;
-    return this;
-  }
-  u64(v: bigint): this {
-    this.room(8);
-    this.view.setBigUint64(this.length, v);
-    this.length += 8;
-    return this;
-  }
-  f32(v: number): this {
-    this.room(4);
-    this.view.setFloat32(this.length, v);
-    this.length += 4;
-    return this;
-  }
-  f64(v: number): this {
-    this.room(8);
-    this.view.setFloat64(this.length, v);
-    this.length += 8;
-    return this;
-  }
-  bytes(b: Uint8Array): this {
-    this.room(b.length);
-    this.buf.set(b, this.length);
-    this.length += b.length;
-    return this;
-  }
-  /** Overwrites a u32 at `at`. */
-  patch32(at: number, v: number): this {
-    this.view.setUint32(at, v >>> 0);
-    return this;
-  }
-  result(): Uint8Array {
-    return this.buf.slice(0, this.length);
-  }
-}
 
 const utf8 = new TextEncoder();
 
@@ -106,7 +27,7 @@ function stamp(w: ByteWriter, t: Timestamp, version: LogVersion): void {
 /** Frames a payload as a record: length, payload, length (§2.1). */
 export function frame(payload: Uint8Array): Uint8Array {
   const len = payload.length + 8;
-  return new ByteWriter().u32(len).bytes(payload).u32(len).result();
+  return new ByteWriter().u32(len).bytes(payload).u32(len).finish();
 }
 
 export interface LabelSpec {
@@ -143,7 +64,7 @@ export function encodeLabel(l: LabelSpec): Uint8Array {
     fixedString(w, l.hostname ?? 'testhost', 64);
     fixedString(w, l.timezone ?? 'UTC', 40);
   }
-  return frame(w.result());
+  return frame(w.finish());
 }
 
 // ----- metadata -----
@@ -215,7 +136,7 @@ export function encodeMetaRecord(m: MetaSpec, version: LogVersion): Uint8Array {
         table.bytes(utf8.encode(name)).u8(0);
       }
       for (const o of offsets) w.i32(o);
-      w.bytes(table.result());
+      w.bytes(table.finish());
       break;
     }
     case 'labels': {
@@ -246,7 +167,7 @@ export function encodeMetaRecord(m: MetaSpec, version: LogVersion): Uint8Array {
       w.u32(TYPE_TEXT).u32(m.type).u32(m.ident).bytes(utf8.encode(m.text)).u8(0);
       break;
   }
-  return frame(w.result());
+  return frame(w.finish());
 }
 
 // ----- data records -----
@@ -268,7 +189,7 @@ export function encodeRecord(r: RecordSpec, version: LogVersion): Uint8Array {
   stamp(w, r.time, version);
   if ('mark' in r) {
     w.i32(0);
-    return frame(w.result());
+    return frame(w.finish());
   }
   w.i32(r.sets.length);
   // Value sets first, then all value blocks (§5.3); block word index k: record offset 4k − 8.
@@ -298,8 +219,8 @@ export function encodeRecord(r: RecordSpec, version: LogVersion): Uint8Array {
       }
     }
   }
-  w.bytes(blocks.result());
-  return frame(w.result());
+  w.bytes(blocks.finish());
+  return frame(w.finish());
 }
 
 /** Payload helpers for value blocks. */
@@ -314,7 +235,7 @@ export const payload = {
   i64: (v: bigint): Uint8Array => sized(8, (d) => d.setBigInt64(0, v)),
   f32: (v: number): Uint8Array => sized(4, (d) => d.setFloat32(0, v)),
   f64: (v: number): Uint8Array => sized(8, (d) => d.setFloat64(0, v)),
-  string: (s: string): Uint8Array => new ByteWriter().bytes(utf8.encode(s)).u8(0).result(),
+  string: (s: string): Uint8Array => new ByteWriter().bytes(utf8.encode(s)).u8(0).finish(),
   bytes: (b: ArrayLike<number>): Uint8Array => Uint8Array.from(b),
 };
 
@@ -349,7 +270,7 @@ export function buildArchive(spec: ArchiveSpec): Map<string, Uint8Array> {
   const files = new Map<string, Uint8Array>();
   const meta = new ByteWriter().bytes(label(-1));
   for (const m of spec.meta) meta.bytes(encodeMetaRecord(m, version));
-  files.set('meta', meta.result());
+  files.set('meta', meta.finish());
   const volumes = Array.isArray(spec.volumes) ? new Map([[0, spec.volumes as readonly RecordSpec[]]]) : (spec.volumes as ReadonlyMap<number, readonly RecordSpec[]>);
   const entries: IndexEntrySpec[] = [];
   for (const [vol, records] of volumes) {
@@ -359,7 +280,7 @@ export function buildArchive(spec: ArchiveSpec): Map<string, Uint8Array> {
       w.bytes(encodeRecord(r, version));
       if (i === records.length - 1 && records.length > 1) entries.push({ time: r.time, vol, offMeta: meta.length, offData: w.length });
     });
-    files.set(String(vol), w.result());
+    files.set(String(vol), w.finish());
   }
   const index = spec.index ?? 'auto';
   if (index !== 'none') {
@@ -371,7 +292,7 @@ export function buildArchive(spec: ArchiveSpec): Map<string, Uint8Array> {
       if (version === 3) w.u64(BigInt(e.offMeta)).u64(BigInt(e.offData));
       else w.u32(e.offMeta).u32(e.offData);
     }
-    files.set('index', w.result());
+    files.set('index', w.finish());
   }
   return files;
 }

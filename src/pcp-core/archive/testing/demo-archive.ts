@@ -5,7 +5,8 @@
 import { memoryFileSet, type ListedFileSet } from '../../io/listed-file-set';
 import { PM_TYPE_32, PM_TYPE_AGGREGATE, PM_TYPE_DOUBLE, PM_TYPE_EVENT, PM_TYPE_FLOAT, PM_TYPE_HIGHRES_EVENT, PM_TYPE_STRING, PM_TYPE_U32, PM_TYPE_U64, pmid, indom, type Timestamp } from '../../types';
 import type { LogVersion } from '../log-format';
-import { ByteWriter, archiveFiles, buildArchive, payload, type ArchiveSpec, type MetaSpec, type RecordSpec } from './archive-builder';
+import { ByteWriter } from '../../io/byte-writer';
+import { archiveFiles, buildArchive, payload, type ArchiveSpec, type MetaSpec, type RecordSpec } from './archive-builder';
 
 export const T0 = 1_700_000_000;
 export const at = (s: number, ns = 0): Timestamp => ({ sec: T0 + s, nsec: ns });
@@ -33,7 +34,7 @@ export function eventPayload(highres: boolean, t: Timestamp): Uint8Array {
   if (highres) w.i64(BigInt(t.sec)).i64(BigInt(t.nsec));
   else w.i32(t.sec).i32(Math.floor(t.nsec / 1000));
   w.u32(0x80000000).i32(3); // MISSED, 3 missed events
-  return w.result();
+  return w.finish();
 }
 
 function meta(version: LogVersion): MetaSpec[] {

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkRecord, decodeRecord, type RecordContext } from './volume-record';
+import { checkDataRecord, decodeValueSets, type ArchiveValueSet } from './data-record';
 import { decodeLogRecord } from '../replay/log-record';
-import { LOG_FORMAT_V2, LOG_FORMAT_V3 } from './log-format';
-import { DecodeError, PM_ERR_LOGREC } from '../errors';
 import { PM_TYPE_32, PM_TYPE_STRING, PM_TYPE_U64, pmid, type PmId } from '../types';
 import { encodeRecord, frame, payload, type RecordSpec } from './testing/archive-builder';
 
@@ -14,7 +12,7 @@ const types = new Map<PmId, number>([
   [ID64, PM_TYPE_U64],
   [IDSTR, PM_TYPE_STRING],
 ]);
-const ctx = (v3: boolean): RecordContext => ({ source: 'x.0', format: v3 ? LOG_FORMAT_V3 : LOG_FORMAT_V2, typeOf: (p) => types.get(p), archive: 0, vol: 0 });
+const typeOf = (p: PmId): number | undefined => types.get(p);
 const time = { sec: 1_700_000_000, nsec: 123_456_000 };
 
 const record: RecordSpec = {
@@ -27,19 +25,23 @@ const record: RecordSpec = {
   ],
 };
 
-function run(bytes: Uint8Array, v3 = true): ReturnType<typeof decodeRecord> {
-  return decodeRecord(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, 1000, ctx(v3));
+interface Decoded {
+  readonly timestamp: { sec: number; nsec: number };
+  readonly mark: boolean;
+  readonly sets: ArchiveValueSet[];
+}
+
+/** The record checked and its value sets decoded; throws with the reason if it is refused. */
+function run(bytes: Uint8Array, v3 = true, types: (p: PmId) => number | undefined = typeOf): Decoded {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const shape = checkDataRecord(view, v3 ? 3 : 2);
+  if (typeof shape === 'string') throw new Error(shape);
+  return { timestamp: shape.timestamp, mark: shape.numpmid === 0, sets: decodeValueSets(bytes, view, shape, types) };
 }
 
 function reason(bytes: Uint8Array, v3 = true): string {
-  try {
-    run(bytes, v3);
-  } catch (e) {
-    expect(e).toBeInstanceOf(DecodeError);
-    expect((e as DecodeError).code).toBe(PM_ERR_LOGREC);
-    return (e as DecodeError).detail;
-  }
-  return 'decoded';
+  const shape = checkDataRecord(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), v3 ? 3 : 2);
+  return typeof shape === 'string' ? shape : 'decoded';
 }
 
 describe('data records', () => {
@@ -47,7 +49,6 @@ describe('data records', () => {
     const rec = run(encodeRecord(record, v3 ? 3 : 2), v3);
     expect(rec.timestamp).toEqual(time);
     expect(rec.mark).toBe(false);
-    expect(rec.offset).toBe(1000);
     expect(rec.sets.map((s) => [s.pmid, s.numval, [...s.inst], s.values])).toEqual([
       [ID32, 2, [3, 1], [-7, 9]],
       [ID64, 1, [-1], [1n << 60n]],
@@ -66,7 +67,7 @@ describe('data records', () => {
     expect(run(encodeRecord({ time, mark: true }, 2), false).mark).toBe(true);
     const bytes = encodeRecord({ time, mark: true }, 3);
     expect(bytes.length).toBe(24);
-    expect(checkRecord(new DataView(bytes.buffer), 0, 0, ctx(true))).toEqual({ timestamp: time, numpmid: 0 });
+    expect(checkDataRecord(new DataView(bytes.buffer), 3)).toEqual({ timestamp: time, numpmid: 0, vsetOffsets: new Int32Array(0) });
     // numpmid 0 in a longer record is corrupt.
     const long = encodeRecord({ time, sets: [{ pmid: ID32, values: [{ inst: 1, insitu: 1 }] }] }, 3);
     new DataView(long.buffer).setInt32(16, 0);
@@ -122,8 +123,7 @@ describe('data records', () => {
   it('decodes a record accepted through libpcp swaps without reading past it', () => {
     const hex = '000000806553f10a00000000000000050f0000010000000100000001ffffffff000000190f0000060000000100000001ffffffff0000001c0f0000050000000100000001ffffffff0000001b0f000007ffffcfc20f000004000000000300000d04000008ffffffff07000009010203ff007e7e7e040000083dcccccd00000080';
     const bytes = Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
-    const hr: RecordContext = { ...ctx(false), typeOf: () => 10 };
-    expect(() => decodeRecord(bytes, new DataView(bytes.buffer), 0, 0, hr)).not.toThrow(RangeError);
+    expect(() => run(bytes, false, () => 10)).not.toThrow(RangeError);
     expect(decodeLogRecord(bytes, 2, { sec: 0, nsec: 0 })).toBeDefined();
   });
 });

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { ByteWriter } from './byte-writer';
+
+describe('ByteWriter', () => {
+  it('appends past its hint', () => {
+    const out = new ByteWriter(1);
+    for (let i = 0; i < 3000; i++) out.u8(i & 0xff);
+    out.bytes(Uint8Array.of(1, 2, 3));
+    const bytes = out.take();
+    expect(bytes.length).toBe(3003);
+    expect(bytes[2999]).toBe(2999 & 0xff);
+    expect([...bytes.subarray(3000)]).toEqual([1, 2, 3]);
+  });
+
+  it('writes big-endian words and patches them', () => {
+    const out = new ByteWriter().u32(0).i32(-2).u16(0x102).u64(1n << 63n).f64(0.5);
+    out.patchU32(0, 0xdeadbeef);
+    expect([...out.finish().subarray(0, 10)]).toEqual([0xde, 0xad, 0xbe, 0xef, 0xff, 0xff, 0xff, 0xfe, 1, 2]);
+    expect(new DataView(out.finish().buffer).getBigUint64(10)).toBe(1n << 63n);
+    expect(new DataView(out.finish().buffer).getFloat64(18)).toBe(0.5);
+  });
+});
