@@ -16,7 +16,7 @@ import type { ConnectionStatus, DropClassification, DroppedFile, EngineError, Ex
 import { LiveWatch, type LiveListener, type LiveWatchSpec } from './live-watch';
 import { fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
-import { formatUnits } from './units-text';
+import { formatUnits } from '../pcp-core/units';
 import { exportArchiveWindow, type ExportedArchive } from './archive-export';
 import { readView, standardViews, writeView, type ReadView, type StandardViewEntry } from './views-api';
 import type { ViewFile } from '../pcp-core/views';
@@ -33,7 +33,13 @@ interface Entry {
   queue: Promise<unknown>;
 }
 
-export type SourceOpener = (spec: SourceSpec, progress: ProgressFn) => Promise<OpenedSource>;
+export type SourceOpener = (spec: SourceSpec, progress: ProgressFn, options: EngineOptions) => Promise<OpenedSource>;
+
+/** What libpcp takes from the environment, which a browser does not have. */
+export interface EngineOptions {
+  /** PCP_COUNTER_WRAP: a counter's decrease is a wrap (interpolation and rates), not "no value". */
+  readonly counterWrap?: boolean;
+}
 
 export class EngineApi {
   private readonly sources = new Map<SourceHandle, Entry>();
@@ -50,6 +56,7 @@ export class EngineApi {
   constructor(
     private readonly opener: SourceOpener = openSource,
     readonly registry: DerivedRegistry = standardDerivedRegistry(),
+    readonly options: EngineOptions = {},
   ) {}
 
   /** Sorts a drop into archives (grouped per host: one source each), view files and strays. */
@@ -60,7 +67,7 @@ export class EngineApi {
   /** Opens a source; progress is reported for anything slow (decompression, index). */
   open(spec: SourceSpec, progress?: ProgressFn): Promise<SourceSummary> {
     return boundary(describeSpec(spec), async () => {
-      const opened = await this.opener(spec, progress ?? (() => undefined));
+      const opened = await this.opener(spec, progress ?? (() => undefined), this.options);
       const handle = this.nextHandle++;
       this.sources.set(handle, { opened, ctx: new DerivedContext(opened.ctx, { registry: this.registry }), expressions: new Map(), queue: Promise.resolve() });
       const src = opened.ctx.source;
@@ -121,7 +128,7 @@ export class EngineApi {
     const entry = this.sources.get(req.handle);
     const endMs = entry?.opened.endMs;
     const define = entry ? (expr: string) => defineExpression(entry, expr) : undefined;
-    return this.run(req.handle, 'series', (ctx) => fetchSeries(ctx, req, endMs !== undefined && Number.isFinite(endMs) ? endMs : Infinity, define));
+    return this.run(req.handle, 'series', (ctx) => fetchSeries(ctx, req, endMs !== undefined && Number.isFinite(endMs) ? endMs : Infinity, define, this.options.counterWrap));
   }
 
   /**

@@ -1,6 +1,6 @@
 // Fills a SeriesBlock for an archive window: interpolated fetches (PM_MODE_INTERP, exactly
 // libpcp's values) at the grid t0, t0+Δ, … ≤ t1, with counters rate-converted as pmval and
-// pmchart do (column-set.ts). One extra fetch before t0 gives the first row its rate. The
+// pmchart do (column-set.ts); `counterWrap` is PCP_COUNTER_WRAP. One extra fetch before t0 gives the first row its rate. The
 // output is columnar (one Float64Array per column) so the UI receives it by transfer.
 import { PM_MODE_INTERP, type Context } from '../pcp-core/context/context';
 import { PM_ERR_EOL, isPmError } from '../pcp-core/errors';
@@ -25,11 +25,11 @@ export function gridRows(t0Ms: number, t1Ms: number, stepMs: number): number {
  * (pmGetArchiveEnd) lets the loop stop at the first PM_ERR_EOL past the end; before the
  * start libpcp also answers PM_ERR_EOL but moves on, so those rows are just missing.
  */
-export async function fetchSeries(ctx: Context, req: SeriesRequest, endMs = Infinity, define?: ExpressionDefiner): Promise<SeriesBlock> {
+export async function fetchSeries(ctx: Context, req: SeriesRequest, endMs = Infinity, define?: ExpressionDefiner, counterWrap = false): Promise<SeriesBlock> {
   const rows = gridRows(req.t0Ms, req.t1Ms, req.stepMs);
   const timestamps = new Float64Array(rows);
   for (let r = 0; r < rows; r++) timestamps[r] = req.t0Ms + r * req.stepMs;
-  const set = new ColumnSet(await resolvePlots(ctx, req.plots, define), req.rate);
+  const set = new ColumnSet(await resolvePlots(ctx, req.plots, define), req.rate, counterWrap);
   set.allocate(rows);
   const pmids = set.pmids;
   const done = (): SeriesBlock => ({ t0Ms: req.t0Ms, t1Ms: req.t1Ms, stepMs: req.stepMs, timestamps, plots: set.plots, columns: set.columns() });
