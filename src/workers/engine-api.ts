@@ -12,7 +12,9 @@ import { PM_ERR_MODE, PM_ERR_NOCONTEXT, PmError, pmErrSymbol } from '../pcp-core
 import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
 import { classifyDrop } from './drop-classify';
 import { boundary, toEngineError } from './engine-error';
-import type { ConnectionStatus, DropClassification, DroppedFile, EngineError, ExpressionCheck, MetricDetails, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
+import type { ConnectionStatus, DropClassification, DroppedFile, EngineError, ExpressionCheck, MetricDetails, PlotRequest, PlotUnitsAnswer, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
+import { chartUnits } from './column-set';
+import { resolvePlots } from './plot-resolve';
 import { LiveWatch, type LiveListener, type LiveWatchSpec } from './live-watch';
 import { fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
@@ -129,6 +131,16 @@ export class EngineApi {
     const endMs = entry?.opened.endMs;
     const define = entry ? (expr: string) => defineExpression(entry, expr) : undefined;
     return this.run(req.handle, 'series', (ctx) => fetchSeries(ctx, req, endMs !== undefined && Number.isFinite(endMs) ? endMs : Infinity, define, this.options.counterWrap));
+  }
+
+  /**
+   * The units each plot would be charted in, with the chart's rate conversion, as the series
+   * carry them (column-set.ts chartUnits): the chart editor checks them before adding a plot.
+   */
+  plotUnits(handle: SourceHandle, plots: readonly PlotRequest[], rate: boolean): Promise<PlotUnitsAnswer[]> {
+    const entry = this.sources.get(handle);
+    const define = entry ? (expr: string) => defineExpression(entry, expr) : undefined;
+    return this.run(handle, 'plot units', async (ctx) => (await resolvePlots(ctx, plots, define)).map((p): PlotUnitsAnswer => (p.ok ? { ok: true, units: chartUnits(p.desc, rate) } : { ok: false, error: p.error })));
   }
 
   /**

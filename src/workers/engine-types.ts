@@ -171,6 +171,9 @@ export interface MetricDetails {
   readonly error?: EngineError;
 }
 
+/** The units a plot is charted in (after the chart's rate conversion), or why it has none. */
+export type PlotUnitsAnswer = { readonly ok: true; readonly units: ColumnUnits } | { readonly ok: false; readonly error: EngineError };
+
 /** The outcome of validating a derived expression as the user types. */
 export type ExpressionCheck =
   | { readonly ok: true; readonly units: string; readonly sem: string; readonly type: string }

@@ -11,6 +11,7 @@ import { CHART_STYLES, type ChartSpec, type PlotSpec } from '../state/model';
 import type { ExpressionCheck, InstanceSelector } from '../../workers/engine-types';
 import { selectedNames, toggledSelector } from './instance-picks';
 import { instancePatternError } from '../../workers/instance-pattern';
+import { addPlotsChecked } from './add-plots';
 
 const NO_INSTANCES: readonly string[] = [];
 
@@ -107,6 +108,8 @@ function DerivedInput({ chart }: { chart: ChartSpec }) {
   /** The latest verdict and the expression it is about (stale verdicts are not shown). */
   const [verdict, setVerdict] = useState<{ expr: string; check: ExpressionCheck } | undefined>();
   const check = verdict?.expr === expr ? verdict.check : undefined;
+  /** Why the last "Add expression" was refused (units fitting neither axis), for that expression. */
+  const [refused, setRefused] = useState<{ expr: string; text: string } | undefined>();
   useEffect(() => {
     if (!expr.trim() || source?.handle === undefined) return;
     let live = true;
@@ -133,15 +136,20 @@ function DerivedInput({ chart }: { chart: ChartSpec }) {
         </pre>
       )}
       {check?.ok && <div className="ok" data-testid="derived-ok">✓ {check.type} {check.sem}{check.units ? `, ${check.units}` : ''}</div>}
+      {refused?.expr === expr && <div className="caret" role="alert" data-testid="units-refused">{refused.text}</div>}
       <button
         type="button"
         data-testid="add-derived"
         disabled={!check?.ok || !source}
         onClick={() => {
           if (!source) return;
-          dash().addedPlots(chart.id, [{ sourceId: source.id, metric: name.trim() || expr, expr, instances: { kind: 'all' } }]);
-          setExpr('');
-          setName('');
+          const asked = expr;
+          void addPlotsChecked(chart, [{ sourceId: source.id, metric: name.trim() || expr, expr, instances: { kind: 'all' } }]).then((text) => {
+            if (text) return setRefused({ expr: asked, text });
+            setRefused(undefined);
+            setExpr('');
+            setName('');
+          });
         }}
       >
         Add expression
