@@ -136,7 +136,7 @@ function DerivedInput({ chart }: { chart: ChartSpec }) {
         </pre>
       )}
       {check?.ok && <div className="ok" data-testid="derived-ok">✓ {check.type} {check.sem}{check.units ? `, ${check.units}` : ''}</div>}
-      {refused?.expr === expr && <div className="caret" role="alert" data-testid="units-refused">{refused.text}</div>}
+      {refused?.expr === expr && <div className="units-refused" role="alert" data-testid="units-refused">{refused.text}</div>}
       <button
         type="button"
         data-testid="add-derived"
