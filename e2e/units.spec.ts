@@ -2,10 +2,12 @@
 // chart of disk.dev.read (count / sec); disk.dev.read_bytes added to it goes to a right y axis
 // labelled with its own units, whose values are pmval's; a third kind of units (a plain
 // metric from the browser, a derived Kbyte / count expression in the editor) is refused
-// with a message naming its units and both axes', and the chart keeps its two plots.
+// with a message naming its units and both axes', and the chart keeps its two plots. And CSV
+// (issue 14 item 4): a FLOAT in its own precision; an export with nothing in it says so.
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Locator } from '@playwright/test';
-import { chart, dropFiles, legendNumber, openApp, pmvalAt, QA, setIntervalSec, setPosition, source } from './dash';
+import { chart, dropFiles, labelStartMs, legendNumber, openApp, pmvalAt, position, QA, setIntervalSec, setPosition, source } from './dash';
+import { download, downloadText, menu } from './menus';
 
 const ARCH = `${QA}/20180416.10.00`;
 const ARCH_FILES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${ARCH}.${s}`);
@@ -29,6 +31,7 @@ test('a second kind of units goes to a right axis with its own label; a third is
   await setIntervalSec(page, 10);
   await page.getByTestId('window').selectOption('60');
   await setPosition(page, '2018-04-16 10:41:25.325');
+  await expect.poll(() => position(page)).toBeCloseTo(labelStartMs(ARCH) + OFFSET * 1000, 0);
   // The metric browser shows the dropped archive's metrics (the demo stays open beside it).
   await source(page, '20180416.10.00').click();
   const names = execFileSync('pminfo', ['-a', ARCH], { encoding: 'utf8' }).split('\n').filter(Boolean);
@@ -112,4 +115,56 @@ test('a second kind of units goes to a right axis with its own label; a third is
   await expect(page.getByTestId('notice').filter({ hasText: 'Kbyte / count' })).toHaveCount(1);
   expect(await labels(c)).toEqual(['disk.dev.read[sda]', 'disk.dev.read_bytes[sda]']);
   await page.screenshot({ path: info.outputPath('refused.png') });
+});
+
+test('CSV prints a FLOAT in its own precision, and an export with nothing to export says so', async ({ page }) => {
+  await openApp(page);
+  await dropFiles(page, ARCH_FILES);
+  await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await setIntervalSec(page, 10);
+  await page.getByTestId('window').selectOption('60');
+  await setPosition(page, '2018-04-16 10:41:25.325');
+  await expect.poll(() => position(page)).toBeCloseTo(labelStartMs(ARCH) + OFFSET * 1000, 0);
+  await source(page, '20180416.10.00').click();
+
+  // A chart of kernel.all.load (FLOAT), selected: its CSV.
+  await page.getByTestId('metric-search').fill('kernel.all.load');
+  await page.locator('[data-testid="pmns-row"][data-path="kernel.all.load"]').click();
+  await expect(page.getByTestId('metric-details')).toContainText('FLOAT');
+  await page.getByTestId('metric-details').getByTestId('add-new-chart').click();
+  const c = chart(page, 'kernel.all.load');
+  await c.scrollIntoViewIfNeeded();
+  await expect.poll(() => legendNumber(c, 'kernel.all.load[1 minute]'), { timeout: 30_000 }).not.toBeNaN();
+  await c.getByTestId('chart-title').click();
+  // The visible window ends at the position (nothing moved it since).
+  await expect.poll(() => position(page)).toBeCloseTo(labelStartMs(ARCH) + OFFSET * 1000, 0);
+  const csv = await downloadText(await download(page, 'export', 'export-csv-chart'));
+  const [head = '', ...rows] = csv.trimEnd().split('\r\n');
+  const headers = head.split(',');
+  expect(headers.slice(1)).toEqual(['kernel.all.load[1 minute]', 'kernel.all.load[5 minute]', 'kernel.all.load[15 minute]']);
+  // No float noise anywhere (0.32, never 0.3199999928474426).
+  expect(rows.length).toBeGreaterThan(30);
+  expect(csv).not.toMatch(/\d{9,}/);
+  // The row at the position: each cell is pmval's value as a float32, in the fewest digits.
+  const last = rows.find((r) => r.includes('T10:41:25.325'));
+  expect(last, `no row at the position: ${rows[0]} … ${rows[rows.length - 1]}`).toBeDefined();
+  const row = last?.split(',') ?? [];
+  for (const [i, inst] of ['1 minute', '5 minute', '15 minute'].entries()) {
+    const cell = row[i + 1] ?? '';
+    const want = pmvalAt(ARCH, 'kernel.all.load', OFFSET, 10, inst);
+    expect(Math.fround(Number(cell)), `${inst}: ${cell}`).toBe(Math.fround(want));
+    expect(cell).toBe(String(Number(want.toFixed(6))));
+  }
+
+  // An empty chart ("+ Chart") selected: "Selected chart CSV" says there is nothing, no file.
+  let downloads = 0;
+  page.on('download', () => downloads++);
+  await page.getByTestId('add-chart').click();
+  await page.getByTestId('editor-close').click();
+  await menu(page, 'export');
+  await page.getByTestId('export-csv-chart').click();
+  const notice = page.getByTestId('notice').filter({ hasText: 'CSV export failed: nothing to export' });
+  await expect(notice).toHaveCount(1);
+  await expect(notice).toContainText('the selected chart has no metrics');
+  expect(downloads).toBe(0);
 });

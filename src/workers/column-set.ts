@@ -6,7 +6,7 @@
 // on a decrease unless PCP_COUNTER_WRAP. Units text is the core's pmUnitsStr. Used by archive
 // windows (series-fetch.ts) and live frames (live-watch.ts) alike.
 import { pmvalDelta, pmvalRate, pmvalTimeScale, rateUnits } from '../pcp-core/rate';
-import { PM_SEM_COUNTER, type AtomValue, type Desc, type PmId, type Result, type Timestamp, type Units } from '../pcp-core/types';
+import { PM_SEM_COUNTER, PM_TYPE_FLOAT, type AtomValue, type Desc, type PmId, type Result, type Timestamp, type Units } from '../pcp-core/types';
 import { formatUnits, isDimensionless } from '../pcp-core/units';
 import { toDouble } from '../pcp-core/values';
 import type { ColumnUnits, PlotInfo, SeriesColumn } from './engine-types';
@@ -54,7 +54,7 @@ export class ColumnSet {
         return;
       }
       const isRate = rate && isCounter(p.desc);
-      this.plots.push({ metric: p.metric, sem: p.desc.sem, type: p.desc.type, units: chartUnits(p.desc, rate) });
+      this.plots.push({ metric: p.metric, sem: p.desc.sem, type: p.desc.type, units: chartUnits(p.desc, rate), float32: !isRate && p.desc.type === PM_TYPE_FLOAT });
       const scale = pmvalTimeScale(p.desc);
       let insts = this.byPmid.get(p.pmid);
       if (!insts) this.byPmid.set(p.pmid, (insts = new Map<number, number[]>()));

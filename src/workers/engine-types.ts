@@ -138,6 +138,11 @@ export interface PlotInfo {
   readonly sem: number;
   readonly type: number;
   readonly units: ColumnUnits;
+  /**
+   * The values are FLOATs as fetched (a FLOAT metric not rate-converted): single precision,
+   * so text shows the shortest form a float32 reads back from (0.45, not 0.44999998807907104).
+   */
+  readonly float32?: boolean;
   /** Set when the whole plot failed (unknown name, bad expression, non-numeric type). */
   readonly error?: EngineError;
 }
