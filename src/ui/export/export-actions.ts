@@ -112,7 +112,7 @@ function drawChart(ctx: CanvasRenderingContext2D | null, el: HTMLElement, y: num
   const plotH = plot ? plot.height / (window.devicePixelRatio || 1) : 0;
   const items = [...el.querySelectorAll<HTMLElement>('[data-testid="legend-item"]')].map((li) => ({
     color: li.querySelector<HTMLElement>('.swatch')?.style.background ?? '#888',
-    text: `${li.querySelector('.legend-label')?.textContent ?? ''}  ${li.querySelector('[data-testid="legend-value"]')?.textContent ?? ''}`,
+    text: `${li.querySelector('.legend-label')?.textContent ?? ''}  ${li.querySelector('[data-testid="legend-value"]')?.textContent ?? ''} ${li.querySelector('[data-testid="legend-units"]')?.textContent ?? ''}`.trimEnd(),
     hidden: li.classList.contains('hidden'),
   }));
   let h = 22;
