@@ -133,4 +133,22 @@ describe('a chart of a counter equals `pmdash values` of it', () => {
     const lost = a.values.filter((v, i) => Number.isNaN(v) && !Number.isNaN(b.values[i] ?? NaN)).length;
     expect(lost).toBeGreaterThan(0);
   });
+
+  it('plotUnits answers the units a chart draws each plot in: pmval\'s converted units for counters', async () => {
+    const archive = join(QA_ARCHIVES, '20180416.10.00');
+    const api = new EngineApi();
+    const summary = await api.open({ kind: 'files', files: await dropOf(archive), archives: ['20180416.10.00'] });
+    const metrics = ['disk.dev.read', 'disk.dev.read_bytes', 'kernel.all.cpu.user', 'kernel.all.load'];
+    const answers = await api.plotUnits(summary.handle, [...metrics.map((metric) => ({ metric, instances: { kind: 'all' as const } })), { metric: 'per', expr: 'rate(disk.dev.read_bytes) / rate(disk.dev.read)', instances: { kind: 'all' } }, { metric: 'no.such.metric', instances: { kind: 'all' } }], true);
+    await api.close(summary.handle);
+    const text = answers.map((a) => (a.ok ? (a.units.utilization ? 'time utilization' : a.units.text || 'none') : a.error.code));
+    // pmval's "units:" line: "<units> (converting to <rate units>)" for counters.
+    const pmvalUnits = metrics.map((m) => {
+      const out = execFileSync('pmval', ['-z', '-a', archive, '-s', '1', m], { encoding: 'utf8' });
+      const line = /^units:\s+(.*)$/m.exec(out)?.[1] ?? '';
+      return /\(converting to (.*)\)$/.exec(line)?.[1] ?? line;
+    });
+    expect(text.slice(0, metrics.length)).toEqual(pmvalUnits);
+    expect(text.slice(metrics.length)).toEqual(['Kbyte / count', 'PM_ERR_NAME']);
+  });
 });
