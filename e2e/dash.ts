@@ -91,7 +91,8 @@ export function pmvalAt(archive: string, metric: string, offsetSec: number, inte
   if (inst) args.push('-i', `"${inst}"`);
   args.push(metric);
   const out = execFileSync('pmval', args, { encoding: 'utf8', env: { ...process.env, ...env } });
-  const rows = out.split('\n').filter((l) => /^\d\d:\d\d:\d\d\.\d{3}\s/.test(l));
+  // The time is fixed width; with -f 6 a wide value follows it without a space.
+  const rows = out.split('\n').filter((l) => /^\d\d:\d\d:\d\d\.\d{3}/.test(l)).map((l) => l.slice(12));
   // Rows are at -S + k × interval; a rate needs a previous sample, so pmval prints a counter
   // from the second sample on: the wanted time is then the first row, otherwise the last.
   const row = /converting to rate/.test(out) ? rows[0] : rows[rows.length - 1];

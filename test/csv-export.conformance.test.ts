@@ -10,7 +10,8 @@ import type { PlotRequest, SeriesBlock, SourceSummary } from '../src/workers/eng
 import { chartColumns, formatCsv } from '../src/ui/export/csv';
 import type { ChartSpec } from '../src/ui/state/model';
 import { UTC_ZONE } from '../src/ui/time/zone';
-import { QA_ARCHIVES } from './oracle';
+import { PYTHON, QA_ARCHIVES, runTool } from './oracle';
+import { readdirSync } from 'node:fs';
 import { ctime, pmvalTable } from './pmval-table';
 
 async function openQa(api: EngineApi, base: string): Promise<SourceSummary> {
@@ -106,3 +107,48 @@ describe('CSV export equals pmval', () => {
     await api.close(src.handle);
   });
 });
+
+describe('CSV export of a FLOAT metric', () => {
+  it('prints each value in float32 precision: exactly libpcp\'s value, shortest text (0.32, not 0.3199999928474426)', async () => {
+    const base = '20180416.10.00';
+    const api = new EngineApi();
+    const names = readdirSync(QA_ARCHIVES).filter((f) => f.startsWith(`${base}.`));
+    const src = await api.open({ kind: 'files', files: await Promise.all(names.map(async (f) => ({ path: f, file: await openAsBlob(join(QA_ARCHIVES, f)) }))) });
+    const n = 30;
+    // The label start (whole µs) + 600 s, every 10 s: the oracle's -S +600 grid.
+    const t0Ms = src.startMs + 600_000;
+    const block = await api.fetchSeries({ handle: src.handle, plots: [{ metric: 'kernel.all.load', instances: { kind: 'all' } }], t0Ms, t1Ms: t0Ms + (n - 1) * 10_000, stepMs: 10_000, rate: true });
+    await api.close(src.handle);
+    expect(block.plots[0]?.float32).toBe(true);
+    const chart: ChartSpec = { id: 'c1', title: 'load', style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, hidden: [], plots: [{ id: 'p0', sourceId: 's1', metric: 'kernel.all.load', instances: { kind: 'all' } }] };
+    const columns = chartColumns(chart, new Map([['s1', block]]), new Map([['s1', src.hostname]]), false);
+    const [head = '', ...rows] = formatCsv(block.timestamps, columns, UTC_ZONE).trimEnd().split('\r\n');
+    const headers = head.split(',').slice(1);
+    // libpcp's values (pmExtractValue to FLOAT, widened to a Python float = a double).
+    const req = { archive: join(QA_ARCHIVES, base), metrics: ['kernel.all.load'], start: '+600sec', finish: null, interval: '10sec', samples: n, raw: false, instances: null };
+    const run = await runTool(PYTHON, [join(import.meta.dirname, 'oracle', 'values-interp.py'), JSON.stringify(req)], { timeoutMs: 120_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const samples = run.stdout.trimEnd().split('\n').slice(1).map((l) => (JSON.parse(l) as { values: Record<string, Record<string, number | null>> }).values['kernel.all.load'] ?? {});
+    expect(samples).toHaveLength(n);
+    let compared = 0;
+    rows.forEach((row, r) => {
+      const cells = row.split(',').slice(1);
+      headers.forEach((h, i) => {
+        const inst = /\[(.*)\]/.exec(h)?.[1] ?? '';
+        const want = samples[r]?.[inst];
+        const got = cells[i] ?? '';
+        if (typeof want !== 'number') return expect(got, `${h} row ${r}`).toBe('');
+        // Reads back as libpcp's float exactly, in at most 9 significant digits, none to spare.
+        expect(Math.fround(Number(got)), `${h} row ${r}: ${got} vs ${want}`).toBe(want);
+        const digits = got.replace(/^-/, '').replace(/e.*$/, '').replace('.', '').replace(/^0+/, '').length;
+        expect(digits).toBeLessThanOrEqual(9);
+        if (digits > 1) expect(Math.fround(Number(want.toPrecision(digits - 1)))).not.toBe(want);
+        compared++;
+      });
+    });
+    expect(compared).toBeGreaterThan(60);
+    // The case from the issue: no float noise in the text.
+    expect(rows.join('\n')).not.toMatch(/\d{10,}/);
+  });
+});
+

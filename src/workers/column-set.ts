@@ -1,25 +1,39 @@
 // The columns of a series request and how fetch results fill them: one column per resolved
 // plot instance, a pmid → instance → column map (one pmid may serve several plots), and the
-// counter → rate rules of pmval/pmchart (docs/pmchart-reference.md §1d D1): the rate at a row
-// is the change since the previous result divided by the two results' timestamp difference;
-// no previous value, or a counter that went down, gives NaN. Used by archive windows
-// (series-fetch.ts) and live frames (live-watch.ts) alike.
-import type { AtomValue, PmId, Result } from '../pcp-core/types';
-import type { PlotInfo, SeriesColumn } from './engine-types';
+// counter → rate rules, which are the core's pmval rules (pcp-core/rate.ts, the same code
+// `pmdash values` runs): value difference over pmval's interval between the two results'
+// timestamps, a time counter scaled into a utilisation, no value without a previous value or
+// on a decrease unless PCP_COUNTER_WRAP. Units text is the core's pmUnitsStr. Used by archive
+// windows (series-fetch.ts) and live frames (live-watch.ts) alike.
+import { pmvalDelta, pmvalRate, pmvalTimeScale, rateUnits } from '../pcp-core/rate';
+import { PM_SEM_COUNTER, PM_TYPE_FLOAT, type AtomValue, type Desc, type PmId, type Result, type Timestamp, type Units } from '../pcp-core/types';
+import { formatUnits, isDimensionless } from '../pcp-core/units';
+import { toDouble } from '../pcp-core/values';
+import type { ColumnUnits, PlotInfo, SeriesColumn } from './engine-types';
 import { isCounter, type ResolvedPlot } from './plot-resolve';
-import { formatUnits, rateConversion } from './units-text';
-import { timestampToMs } from './series-time';
 
 interface ColumnState {
   readonly rate: boolean;
-  readonly factor: number;
-  prev: number | bigint | undefined;
+  readonly type: number;
+  /** pmvalTimeScale of the plot's descriptor. */
+  readonly scale: number;
+  prev: number | undefined;
+}
+
+/**
+ * The units a chart shows for a plot: the descriptor's, or for a rate-converted counter
+ * pmval's rate units — a time counter becomes a (dimensionless) time utilization.
+ */
+export function chartUnits(desc: Pick<Desc, 'sem' | 'units'>, rate: boolean): ColumnUnits {
+  if (!(rate && desc.sem === PM_SEM_COUNTER)) return { units: desc.units, text: formatUnits(desc.units), utilization: false };
+  const units: Units = rateUnits(desc.units);
+  return { units, text: formatUnits(units), utilization: isDimensionless(units) };
 }
 
 const ZERO_UNITS = { dimSpace: 0, dimTime: 0, dimCount: 0, scaleSpace: 0, scaleTime: 0, scaleCount: 0 };
 
-function toNumber(v: AtomValue | undefined): number | bigint | undefined {
-  return typeof v === 'number' || typeof v === 'bigint' ? v : undefined;
+function toNumber(v: AtomValue | undefined, type: number): number | undefined {
+  return typeof v === 'number' || typeof v === 'bigint' ? toDouble(v, type) : undefined;
 }
 
 export class ColumnSet {
@@ -29,24 +43,24 @@ export class ColumnSet {
   private readonly states: ColumnState[] = [];
   private readonly byPmid = new Map<number, Map<number, number[]>>();
   private values: Float64Array[] = [];
-  private prevTimeMs = NaN;
+  private prevTime: Timestamp | undefined;
   private readonly seen: Uint8Array;
 
-  constructor(resolved: readonly ResolvedPlot[], rate: boolean) {
+  /** `counterWrap`: PCP_COUNTER_WRAP's rule (a decrease adds 2^32 or 2^64 once). */
+  constructor(resolved: readonly ResolvedPlot[], rate: boolean, private readonly counterWrap = false) {
     resolved.forEach((p, plotIndex) => {
       if (!p.ok) {
         this.plots.push({ metric: p.metric, sem: 0, type: -1, units: { units: ZERO_UNITS, text: '', utilization: false }, error: p.error });
         return;
       }
       const isRate = rate && isCounter(p.desc);
-      const conv = isRate ? rateConversion(p.desc.units) : undefined;
-      const units = conv?.units ?? p.desc.units;
-      this.plots.push({ metric: p.metric, sem: p.desc.sem, type: p.desc.type, units: { units, text: formatUnits(units), utilization: conv?.utilization ?? false } });
+      this.plots.push({ metric: p.metric, sem: p.desc.sem, type: p.desc.type, units: chartUnits(p.desc, rate), float32: !isRate && p.desc.type === PM_TYPE_FLOAT });
+      const scale = pmvalTimeScale(p.desc);
       let insts = this.byPmid.get(p.pmid);
       if (!insts) this.byPmid.set(p.pmid, (insts = new Map<number, number[]>()));
       for (const c of p.columns) {
         const index = this.states.length;
-        this.states.push({ rate: isRate, factor: conv?.factor ?? 1, prev: undefined });
+        this.states.push({ rate: isRate, type: p.desc.type, scale, prev: undefined });
         this.meta.push({ plot: plotIndex, instId: c.instId, instName: c.instName });
         const list = insts.get(c.instId);
         if (list) list.push(index);
@@ -77,13 +91,13 @@ export class ColumnSet {
   /** Forgets previous values: the next result starts rates afresh (reposition, reconnect). */
   restart(): void {
     for (const s of this.states) s.prev = undefined;
-    this.prevTimeMs = NaN;
+    this.prevTime = undefined;
   }
 
   /** Applies one fetch result; `row` < 0 only primes the rates. */
   apply(result: Result, row: number): void {
-    const tMs = timestampToMs(result.timestamp);
-    const dtSec = (tMs - this.prevTimeMs) / 1000;
+    const t = result.timestamp;
+    const t0 = this.prevTime;
     const seen = this.seen;
     seen.fill(0);
     for (const set of result.sets) {
@@ -92,24 +106,23 @@ export class ColumnSet {
       for (let v = 0; v < set.numval; v++) {
         const targets = insts.get(set.inst[v] ?? -2) ?? (set.inst.length === 0 ? insts.get(-1) : undefined);
         if (!targets) continue;
-        const raw = toNumber(set.values[v]);
-        if (raw === undefined) continue;
         for (const s of targets) {
           const st = this.states[s];
           const out = this.values[s];
           if (!st || !out) continue;
+          const raw = toNumber(set.values[v], st.type);
+          if (raw === undefined) continue;
           seen[s] = 1;
           if (!st.rate) {
-            if (row >= 0) out[row] = Number(raw);
+            if (row >= 0) out[row] = raw;
             continue;
           }
           const prev = st.prev;
           st.prev = raw;
-          if (row < 0 || prev === undefined) continue;
-          const delta = typeof raw === 'bigint' && typeof prev === 'bigint' ? Number(raw - prev) : Number(raw) - Number(prev);
-          // A counter going down is a wrap or reset: no value (pmchart, PCP_COUNTER_WRAP unset).
-          if (delta < 0) continue;
-          out[row] = dtSec === 0 ? 0 : (delta / dtSec) * st.factor;
+          if (row < 0 || prev === undefined || t0 === undefined) continue;
+          const delta = pmvalDelta(st.scale, t0, t);
+          // No time between two results: pmchart draws 0 (an axis holds no infinity).
+          out[row] = delta === 0 ? 0 : pmvalRate(prev, raw, delta, st.type, this.counterWrap);
         }
       }
     }
@@ -117,6 +130,6 @@ export class ColumnSet {
     this.states.forEach((st, s) => {
       if (st.rate && !seen[s]) st.prev = undefined;
     });
-    this.prevTimeMs = tMs;
+    this.prevTime = t;
   }
 }

@@ -13,11 +13,13 @@ import { PM_ERR_MODE, PM_ERR_NOCONTEXT, PmError, pmErrSymbol } from '../pcp-core
 import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
 import { classifyDrop } from './drop-classify';
 import { boundary, toEngineError } from './engine-error';
-import type { ConnectionStatus, DerivedConfigLoad, DropClassification, DroppedFile, EngineError, ExpressionCheck, MetricDetails, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
+import type { ConnectionStatus, DerivedConfigLoad, DropClassification, DroppedFile, EngineError, ExpressionCheck, MetricDetails, PlotRequest, PlotUnitsAnswer, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
+import { chartUnits } from './column-set';
+import { resolvePlots } from './plot-resolve';
 import { LiveWatch, type LiveListener, type LiveWatchSpec } from './live-watch';
 import { fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
-import { formatUnits } from './units-text';
+import { formatUnits } from '../pcp-core/units';
 import { exportArchiveWindow, type ExportedArchive } from './archive-export';
 import { readView, standardViews, writeView, type ReadView, type StandardViewEntry } from './views-api';
 import type { ViewFile } from '../pcp-core/views';
@@ -34,7 +36,13 @@ interface Entry {
   queue: Promise<unknown>;
 }
 
-export type SourceOpener = (spec: SourceSpec, progress: ProgressFn) => Promise<OpenedSource>;
+export type SourceOpener = (spec: SourceSpec, progress: ProgressFn, options: EngineOptions) => Promise<OpenedSource>;
+
+/** What libpcp takes from the environment, which a browser does not have. */
+export interface EngineOptions {
+  /** PCP_COUNTER_WRAP: a counter's decrease is a wrap (interpolation and rates), not "no value". */
+  readonly counterWrap?: boolean;
+}
 
 export class EngineApi {
   private readonly sources = new Map<SourceHandle, Entry>();
@@ -51,6 +59,7 @@ export class EngineApi {
   constructor(
     private readonly opener: SourceOpener = openSource,
     readonly registry: DerivedRegistry = standardDerivedRegistry(),
+    readonly options: EngineOptions = {},
   ) {}
 
   /** Sorts a drop into archives (grouped per host: one source each), view files and strays. */
@@ -74,7 +83,7 @@ export class EngineApi {
   /** Opens a source; progress is reported for anything slow (decompression, index). */
   open(spec: SourceSpec, progress?: ProgressFn): Promise<SourceSummary> {
     return boundary(describeSpec(spec), async () => {
-      const opened = await this.opener(spec, progress ?? (() => undefined));
+      const opened = await this.opener(spec, progress ?? (() => undefined), this.options);
       const handle = this.nextHandle++;
       this.sources.set(handle, { opened, ctx: new DerivedContext(opened.ctx, { registry: this.registry }), expressions: new Map(), queue: Promise.resolve() });
       const src = opened.ctx.source;
@@ -140,7 +149,17 @@ export class EngineApi {
     const entry = this.sources.get(req.handle);
     const endMs = entry?.opened.endMs;
     const define = entry ? (expr: string) => defineExpression(entry, expr) : undefined;
-    return this.run(req.handle, 'series', (ctx) => fetchSeries(ctx, req, endMs !== undefined && Number.isFinite(endMs) ? endMs : Infinity, define, entry?.opened.intervalMs ?? 0));
+    return this.run(req.handle, 'series', (ctx) => fetchSeries(ctx, req, endMs !== undefined && Number.isFinite(endMs) ? endMs : Infinity, define, entry?.opened.intervalMs ?? 0, this.options.counterWrap));
+  }
+
+  /**
+   * The units each plot would be charted in, with the chart's rate conversion, as the series
+   * carry them (column-set.ts chartUnits): the chart editor checks them before adding a plot.
+   */
+  plotUnits(handle: SourceHandle, plots: readonly PlotRequest[], rate: boolean): Promise<PlotUnitsAnswer[]> {
+    const entry = this.sources.get(handle);
+    const define = entry ? (expr: string) => defineExpression(entry, expr) : undefined;
+    return this.run(handle, 'plot units', async (ctx) => (await resolvePlots(ctx, plots, define)).map((p): PlotUnitsAnswer => (p.ok ? { ok: true, units: chartUnits(p.desc, rate) } : { ok: false, error: p.error })));
   }
 
   /**

@@ -148,6 +148,11 @@ export interface PlotInfo {
   readonly sem: number;
   readonly type: number;
   readonly units: ColumnUnits;
+  /**
+   * The values are FLOATs as fetched (a FLOAT metric not rate-converted): single precision,
+   * so text shows the shortest form a float32 reads back from (0.45, not 0.44999998807907104).
+   */
+  readonly float32?: boolean;
   /** Set when the whole plot failed (unknown name, bad expression, non-numeric type). */
   readonly error?: EngineError;
 }
@@ -182,6 +187,9 @@ export interface MetricDetails {
   readonly instances: readonly { readonly id: number; readonly name: string }[];
   readonly error?: EngineError;
 }
+
+/** The units a plot is charted in (after the chart's rate conversion), or why it has none. */
+export type PlotUnitsAnswer = { readonly ok: true; readonly units: ColumnUnits } | { readonly ok: false; readonly error: EngineError };
 
 /** The outcome of validating a derived expression as the user types. */
 export type ExpressionCheck =

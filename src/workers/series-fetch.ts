@@ -1,6 +1,6 @@
 // Fills a SeriesBlock for an archive window: interpolated fetches (PM_MODE_INTERP, exactly
 // libpcp's values) at the grid t0, t0+Δ, … ≤ t1, with counters rate-converted as pmval and
-// pmchart do (column-set.ts). One extra fetch before t0 gives the first row its rate, and a
+// pmchart do (column-set.ts); `counterWrap` is PCP_COUNTER_WRAP. One extra fetch before t0 gives the first row its rate, and a
 // derived metric's delta()/rate() its own previous sample (libpcp keeps that state across
 // pmSetMode, so without it the row would take the last window's, fetched at any time). Large
 // steps are fetched stepped, a fresh position per row (pcp-core/context/interp-grid.ts). The
@@ -34,11 +34,11 @@ export function gridRows(t0Ms: number, t1Ms: number, stepMs: number): number {
  * through the temporal index (stepped, as pmtime drives pmchart) or by replaying on from the
  * previous row. Rates are always taken between consecutive fetched rows.
  */
-export async function fetchSeries(ctx: Context, req: SeriesRequest, endMs = Infinity, define?: ExpressionDefiner, loggingIntervalMs = 0): Promise<SeriesBlock> {
+export async function fetchSeries(ctx: Context, req: SeriesRequest, endMs = Infinity, define?: ExpressionDefiner, loggingIntervalMs = 0, counterWrap = false): Promise<SeriesBlock> {
   const rows = gridRows(req.t0Ms, req.t1Ms, req.stepMs);
   const timestamps = new Float64Array(rows);
   for (let r = 0; r < rows; r++) timestamps[r] = req.t0Ms + r * req.stepMs;
-  const set = new ColumnSet(await resolvePlots(ctx, req.plots, define), req.rate);
+  const set = new ColumnSet(await resolvePlots(ctx, req.plots, define), req.rate, counterWrap);
   set.allocate(rows);
   const pmids = set.pmids;
   const deltaNs = BigInt(Math.round(req.stepMs * 1e6));

@@ -96,7 +96,7 @@ async function archiveOpened(ctx: ArchiveContext, name: string): Promise<OpenedS
  */
 export const DASHBOARD_RECONNECT_MS: readonly number[] = [500, 1000, 2000, 3000];
 
-export async function openSource(spec: SourceSpec, progress: ProgressFn): Promise<OpenedSource> {
+export async function openSource(spec: SourceSpec, progress: ProgressFn, options: { readonly counterWrap?: boolean } = {}): Promise<OpenedSource> {
   switch (spec.kind) {
     case 'files': {
       const bases = basesOf(spec);
@@ -105,14 +105,14 @@ export async function openSource(spec: SourceSpec, progress: ProgressFn): Promis
       progress({ phase: `reading ${name}`, done: 0, total: 0 });
       const fs = blobFileSet(name, spec.files.map((f) => ({ path: f.path, blob: f.file })));
       // Several archives of one host: one context over libpcp's comma list (archive-set.ts).
-      const ctx = await openArchiveContext(fs, bases.join(','));
+      const ctx = await openArchiveContext(fs, bases.join(','), { counterWrap: options.counterWrap });
       return archiveOpened(ctx, name);
     }
     case 'url': {
       progress({ phase: `finding the files of ${spec.url}`, done: 0, total: 0 });
       const fs = await HttpFileSet.forArchive(spec.url);
       progress({ phase: `reading ${fs.archive}`, done: 0, total: 0 });
-      const ctx = await openArchiveContext(fs, fs.archive);
+      const ctx = await openArchiveContext(fs, fs.archive, { counterWrap: options.counterWrap });
       return archiveOpened(ctx, fs.archive);
     }
     case 'live': {

@@ -8,6 +8,7 @@ import { dash, useDash } from '../store';
 import type { EngineError, MetricDetails } from '../../workers/engine-types';
 import { buildTree, searchRows, visibleRows, type Row } from './pmns-tree';
 import { VirtualList } from './virtual-list';
+import { addPlotsChecked } from '../charts/add-plots';
 
 const ROW = 22;
 const NO_NAMES: readonly string[] = [];
@@ -136,7 +137,7 @@ export function MetricBrowser() {
                 <button type="button" data-testid="add-new-chart" onClick={() => dash().addedChart({ title: details.name, style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, plots: [plotFor(details.name)], hidden: [] })}>
                   New chart
                 </button>
-                <button type="button" data-testid="add-to-chart" disabled={!currentChart} title={currentChart ? `Add to “${currentChart.title}”` : 'Click a chart first'} onClick={() => currentChart && dash().addedPlots(currentChart.id, [plotFor(details.name)])}>
+                <button type="button" data-testid="add-to-chart" disabled={!currentChart} title={currentChart ? `Add to “${currentChart.title}”` : 'Click a chart first'} onClick={() => currentChart && void addPlotsChecked(currentChart, [plotFor(details.name)])}>
                   Add to current chart
                 </button>
               </div>

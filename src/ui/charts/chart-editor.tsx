@@ -14,6 +14,7 @@ import { selectedNames, toggledSelector } from './instance-picks';
 import { instancePatternError } from '../../workers/instance-pattern';
 import { cycleColor } from './palette';
 import { useShownColors, type ShownColor } from './shown-colors';
+import { addPlotsChecked } from './add-plots';
 
 const NO_INSTANCES: readonly string[] = [];
 
@@ -139,6 +140,8 @@ function DerivedInput({ chart }: { chart: ChartSpec }) {
   /** The latest verdict and the expression it is about (stale verdicts are not shown). */
   const [verdict, setVerdict] = useState<{ expr: string; check: ExpressionCheck } | undefined>();
   const check = verdict?.expr === expr ? verdict.check : undefined;
+  /** Why the last "Add expression" was refused (units fitting neither axis), for that expression. */
+  const [refused, setRefused] = useState<{ expr: string; text: string } | undefined>();
   useEffect(() => {
     if (!expr.trim() || source?.handle === undefined) return;
     let live = true;
@@ -165,15 +168,20 @@ function DerivedInput({ chart }: { chart: ChartSpec }) {
         </pre>
       )}
       {check?.ok && <div className="ok" data-testid="derived-ok">✓ {check.type} {check.sem}{check.units ? `, ${check.units}` : ''}</div>}
+      {refused?.expr === expr && <div className="units-refused" role="alert" data-testid="units-refused">{refused.text}</div>}
       <button
         type="button"
         data-testid="add-derived"
         disabled={!check?.ok || !source}
         onClick={() => {
           if (!source) return;
-          dash().addedPlots(chart.id, [{ sourceId: source.id, metric: name.trim() || expr, expr, instances: { kind: 'all' } }]);
-          setExpr('');
-          setName('');
+          const asked = expr;
+          void addPlotsChecked(chart, [{ sourceId: source.id, metric: name.trim() || expr, expr, instances: { kind: 'all' } }]).then((text) => {
+            if (text) return setRefused({ expr: asked, text });
+            setRefused(undefined);
+            setExpr('');
+            setName('');
+          });
         }}
       >
         Add expression

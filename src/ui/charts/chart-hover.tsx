@@ -30,14 +30,13 @@ interface TooltipProps {
   readonly chartId: string;
   readonly surface: PlotSurface | null;
   readonly series: readonly DisplaySeries[];
-  readonly units: string;
   readonly percent: boolean;
   readonly zone: DisplayZone;
   readonly t0Ms: number;
   readonly t1Ms: number;
 }
 
-export function ChartTooltip({ chartId, surface, series, units, percent, zone, t0Ms, t1Ms }: TooltipProps) {
+export function ChartTooltip({ chartId, surface, series, percent, zone, t0Ms, t1Ms }: TooltipProps) {
   const h = useHover((s) => (s.chartId === chartId ? s.timeMs : undefined));
   if (!surface || h === undefined || !(h >= t0Ms && h <= t1Ms)) return null;
   const x = surface.xOf(h);
@@ -53,19 +52,20 @@ export function ChartTooltip({ chartId, surface, series, units, percent, zone, t
     <div className="chart-tooltip" data-testid="chart-tooltip" data-time={String(h)} style={style}>
       <div>
         <b>{formatClock(h, zone)}</b>
-        {units && <span className="units">{units}</span>}
+        {percent && <span className="units">% utilization</span>}
       </div>
       <table>
         <tbody>
           {shown.map((s) => {
             const v = valueAt(percent ? { times: s.times, values: s.drawn } : s, h);
             return (
-              <tr key={s.key} data-testid="tooltip-row" data-series={s.label} data-value={Number.isNaN(v) ? '' : String(v)}>
+              <tr key={s.key} data-testid="tooltip-row" data-series={s.label} data-value={Number.isNaN(v) ? '' : String(v)} data-units={s.units}>
                 <td>
                   <span className="swatch" style={{ background: s.color }} />
                   {s.label}
                 </td>
                 <td className="value">{Number.isNaN(v) ? 'no value' : `${formatValue(v)}${percent ? '%' : ''}`}</td>
+                <td className="units">{percent ? '' : s.units}</td>
                 {ownTimes && (
                   <td className="own-time" data-testid="tooltip-own-time" data-time={String(h - s.offsetMs)}>
                     {formatCtime(h - s.offsetMs, zone)}

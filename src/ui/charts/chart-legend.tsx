@@ -1,6 +1,6 @@
 // A chart's legend: one entry per series with its colour, label and value at the hovered
 // time (or, when the pointer is elsewhere, at the current position). Click hides or shows a
-// series; double-click, or shift/alt-click, isolates it (pmchart's checkable legend buttons,
+// series (with its axis's units); double-click, or shift/alt-click, isolates it (pmchart's checkable legend buttons,
 // plus isolate); isolating the series already alone shows everything again.
 import { useHover } from '../store';
 import { dash } from '../store';
@@ -11,12 +11,11 @@ interface Props {
   readonly chartId: string;
   readonly series: readonly DisplaySeries[];
   readonly positionMs: number;
-  readonly units: string;
   /** Utilization charts: show each series' share in percent (what is drawn). */
   readonly percent: boolean;
 }
 
-export function ChartLegend({ chartId, series, positionMs, units, percent }: Props) {
+export function ChartLegend({ chartId, series, positionMs, percent }: Props) {
   const hoverMs = useHover((h) => h.timeMs);
   const at = hoverMs ?? positionMs;
   const keys = series.map((s) => s.key);
@@ -44,9 +43,11 @@ export function ChartLegend({ chartId, series, positionMs, units, percent }: Pro
             >
               <span className="swatch" style={{ background: s.color }} />
               <span className="legend-label">{s.label}</span>
-              <span className="legend-value" data-testid="legend-value" data-value={Number.isNaN(v) ? '' : String(v)} title={units}>
+              <span className="legend-value" data-testid="legend-value" data-value={Number.isNaN(v) ? '' : String(v)} data-units={s.units} title={s.units}>
                 {Number.isNaN(v) ? 'no value' : `${formatValue(v)}${percent ? '%' : ''}`}
               </span>
+              {/* Every entry says its units (a chart may have two axes); % says it for shares. */}
+              {!percent && s.units && <span className="legend-units" data-testid="legend-units">{s.units}</span>}
             </button>
           </li>
         );

@@ -24,6 +24,8 @@ export interface OptionInput {
   readonly data: ChartData;
   readonly style: ChartStyle;
   readonly y: YAxisScale;
+  /** The right axis, when the chart has plots of a second kind of units. */
+  readonly y2?: YAxisScale;
   readonly zone: DisplayZone;
   /** The strip's range in epoch ms (wider than the visible window). */
   readonly r0Ms: number;
@@ -53,10 +55,13 @@ function seriesOption(s: DisplaySeries, input: OptionInput, outline: string): Se
   const { style, zone } = input;
   const data = interleave(s.times, s.drawn, zone, input.r0Ms, input.r1Ms);
   const long = data.length / 2 > 2000;
-  const common = { id: s.key, name: s.label, color: s.color, dimensions: ['x', 'y'], encode: { x: 0, y: 1 }, data: data as unknown as number[], animation: false, silent: true };
+  const yAxisIndex = s.axis === 1 && input.y2 ? 1 : 0;
+  const common = { id: s.key, name: s.label, color: s.color, dimensions: ['x', 'y'], encode: { x: 0, y: 1 }, data: data as unknown as number[], animation: false, silent: true, yAxisIndex };
   const stacked = style === 'stacked-area' || style === 'stacked-bar' || style === 'utilization';
+  // Each axis stacks its own series: sums of different units mean nothing.
+  const stack = stacked ? `total${yAxisIndex}` : undefined;
   if (style === 'bar' || style === 'stacked-bar') {
-    return { ...common, type: 'bar', stack: stacked ? 'total' : undefined, barGap: '-100%', barCategoryGap: '10%', large: true };
+    return { ...common, type: 'bar', stack, barGap: '-100%', barCategoryGap: '10%', large: true };
   }
   const filled = style !== 'line';
   return {
@@ -66,7 +71,7 @@ function seriesOption(s: DisplaySeries, input: OptionInput, outline: string): Se
     symbol: 'none',
     connectNulls: false,
     step: stacked || s.step ? 'end' : false,
-    stack: stacked ? 'total' : undefined,
+    stack,
     lineStyle: { width: stacked ? 0.6 : 1.5, color: stacked ? outline : s.color },
     areaStyle: filled ? { color: s.color, opacity: stacked ? 0.9 : 0.35 } : undefined,
     // Largest-triangle sampling only where a series has more points than the strip has
@@ -94,17 +99,17 @@ export function buildOption(input: OptionInput): ChartOption {
       // Vertical grid lines are DOM (plot-surface.ts), on the shared axis's ticks.
       splitLine: { show: false },
     },
-    yAxis: {
-      type: 'value',
-      min: y.min,
-      max: y.max,
+    // Horizontal grid lines and labels are DOM (plot-surface.ts), aligned with these ranges.
+    yAxis: [y, ...(input.y2 ? [input.y2] : [])].map((a) => ({
+      type: 'value' as const,
+      min: a.min,
+      max: a.max,
       scale: false,
       axisLabel: { show: false },
       axisTick: { show: false },
       axisLine: { show: false },
-      // Horizontal grid lines are DOM (plot-surface.ts), aligned with the DOM labels.
       splitLine: { show: false },
-    },
+    })),
     series: shown.map((s) => seriesOption(s, input, c.stackOutline)),
   };
 }

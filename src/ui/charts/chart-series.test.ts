@@ -51,6 +51,27 @@ describe('chartData', () => {
     expect(chartData(one, blocks, hosts, sourceFacts(one, [src('s1', 'bozo', '20180102')])).series.map((s) => s.label)).toEqual(['kernel.all.load[1 minute]']);
   });
 
+  it('draws a second kind of units on a right axis with its own scale, and never draws a third', () => {
+    const COUNT_RATE = { ...NONE, dimCount: 1, dimTime: -1, scaleTime: 3 };
+    const c = chart('line', [
+      { id: 'r', sourceId: 's1', metric: 'disk.dev.read', instances: { kind: 'all' } },
+      { id: 'b', sourceId: 's1', metric: 'disk.dev.read_bytes', instances: { kind: 'all' } },
+      { id: 'l', sourceId: 's1', metric: 'kernel.all.load', instances: { kind: 'all' } },
+    ]);
+    const b = block([{ plot: 0, inst: 'sda', values: [3, 4] }, { plot: 1, inst: 'sda', values: [2048, 4096] }, { plot: 2, inst: '1 minute', values: [0.5, 0.7] }], [
+      { metric: 'disk.dev.read', sem: 1, type: 3, units: { units: COUNT_RATE, text: 'count / sec', utilization: false } },
+      { metric: 'disk.dev.read_bytes', sem: 1, type: 3, units: { units: { ...BYTE_RATE, scaleSpace: 1 }, text: 'Kbyte / sec', utilization: false } },
+      { metric: 'kernel.all.load', sem: 3, type: 4, units: { units: NONE, text: '', utilization: false } },
+    ]);
+    const d = chartData(c, new Map([['s1', b]]), new Map([['s1', 'host']]));
+    expect(d.series.map((s) => [s.label, s.axis, s.units])).toEqual([['disk.dev.read[sda]', 0, 'count / sec'], ['disk.dev.read_bytes[sda]', 1, 'Mbyte / sec']]);
+    expect(d.scale.label).toBe('count / sec');
+    expect(d.right).toEqual({ factor: 1024, label: 'Mbyte / sec' });
+    expect([...(d.series[1]?.values ?? [])]).toEqual([2, 4]);
+    expect(d.problems).toHaveLength(1);
+    expect(d.problems[0]?.text).toMatch(/kernel\.all\.load not drawn: its units, none, .*count \/ sec \(left axis\).*Kbyte \/ sec \(right axis\)/);
+  });
+
   it('normalises utilization to 100% of the visible series, gaps where any is missing', () => {
     const c = chart('utilization', [
       { id: 'u', sourceId: 's1', metric: 'kernel.all.cpu.user', instances: { kind: 'all' } },

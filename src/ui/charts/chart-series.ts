@@ -8,6 +8,7 @@ import type { ChartSpec, PlotSpec, SourceEntry } from '../state/model';
 import { seriesKey } from '../state/model';
 import { cycleColor } from './palette';
 import { axisScale, type AxisScale } from './unit-scale';
+import { assignAxes, refusalText, type AxisIndex } from './unit-groups';
 
 export interface DisplaySeries {
   readonly key: string;
@@ -23,6 +24,10 @@ export interface DisplaySeries {
   readonly drawn: Float64Array;
   /** Instantaneous/discrete metrics draw as steps in line charts (pmchart D6). */
   readonly step: boolean;
+  /** The y axis it is drawn against (unit-groups.ts): 0 left, 1 right. */
+  readonly axis: AxisIndex;
+  /** Its axis's units label ('' when dimensionless). */
+  readonly units: string;
   /** The source's time shift: `times` are its own times + this (0 when not shifted). */
   readonly offsetMs: number;
 }
@@ -36,7 +41,10 @@ export interface SourceFacts {
 
 export interface ChartData {
   readonly series: readonly DisplaySeries[];
+  /** The left axis's scale. */
   readonly scale: AxisScale;
+  /** The right axis's, when the chart has plots of a second kind of units. */
+  readonly right?: AxisScale;
   /** Per-plot problems to show under the chart (missing optional plots excluded). */
   readonly problems: readonly { readonly plotId: string; readonly text: string }[];
 }
@@ -78,33 +86,45 @@ export function sourceFacts(chart: ChartSpec, sources: readonly SourceEntry[]): 
 
 /** Builds the display series of a chart from its sources' blocks. */
 export function chartData(chart: ChartSpec, blocks: ReadonlyMap<string, SeriesBlock>, hosts: ReadonlyMap<string, string>, facts: ReadonlyMap<string, SourceFacts> = new Map()): ChartData {
-  const raw: { key: string; plot: PlotSpec; inst: string; times: Float64Array; values: Float64Array; sem: number }[] = [];
+  const raw: { key: string; plot: PlotSpec; inst: string; times: Float64Array; values: Float64Array; sem: number; axis: AxisIndex }[] = [];
   const problems: { plotId: string; text: string }[] = [];
-  let units = undefined as undefined | { u: SeriesBlock['plots'][number]['units'] };
-  for (const plot of chart.plots) {
+  const infos = chart.plots.map((plot) => blocks.get(plot.sourceId)?.plots[chartPlotIndex(chart, plot)]);
+  // Utilization charts draw shares in percent on one axis whatever the units.
+  const { axes, groups } = assignAxes(infos.map((info) => (info && !info.error ? info.units : undefined)));
+  for (const [p, plot] of chart.plots.entries()) {
     const block = blocks.get(plot.sourceId);
     if (!block) continue;
     const plotIndex = chartPlotIndex(chart, plot);
-    const info = block.plots[plotIndex];
+    const info = infos[p];
     if (info?.error) {
       if (!(plot.optional && info.error.code === 'PM_ERR_NAME')) problems.push({ plotId: plot.id, text: `${plot.metric}: ${info.error.message}` });
       continue;
     }
-    units ??= info ? { u: info.units } : undefined;
+    const axis = chart.style === 'utilization' ? 0 : axes[p];
+    if (axis === undefined) {
+      // A third kind of units (a view or link can carry one): said, never drawn on a wrong scale.
+      if (info) problems.push({ plotId: plot.id, text: refusalText(plot.metric, info.units, groups).replace(' not added:', ' not drawn:') });
+      continue;
+    }
     for (const col of block.columns) {
       if (col.plot !== plotIndex) continue;
-      raw.push({ key: seriesKey(plot.id, col.instName), plot, inst: col.instName, times: block.timestamps, values: col.values, sem: info?.sem ?? 0 });
+      raw.push({ key: seriesKey(plot.id, col.instName), plot, inst: col.instName, times: block.timestamps, values: col.values, sem: info?.sem ?? 0, axis });
     }
   }
-  let maxAbs = 0;
-  for (const r of raw) for (const v of r.values) if (Math.abs(v) > maxAbs) maxAbs = Math.abs(v);
-  const scale = chart.style === 'utilization'
-    ? { factor: 1, label: '% utilization' }
-    : units ? axisScale(units.u.units, maxAbs, units.u.utilization) : { factor: 1, label: '' };
+  const scaleOf = (axis: AxisIndex): AxisScale => {
+    const g = groups[axis];
+    if (!g) return { factor: 1, label: '' };
+    let maxAbs = 0;
+    for (const r of raw) if (r.axis === axis) for (const v of r.values) if (Math.abs(v) > maxAbs) maxAbs = Math.abs(v);
+    return axisScale(g.units, maxAbs, g.utilization);
+  };
+  const scale = chart.style === 'utilization' ? { factor: 1, label: '% utilization' } : scaleOf(0);
+  const right = chart.style !== 'utilization' && groups.length > 1 ? scaleOf(1) : undefined;
 
   const colors = seriesColors(raw.map((r) => ({ ...r.plot, inst: r.inst })));
   const series: DisplaySeries[] = raw.map((r, i) => {
-    const values = scale.factor === 1 ? r.values : r.values.map((v) => v / scale.factor);
+    const s = r.axis === 1 && right ? right : scale;
+    const values = s.factor === 1 ? r.values : r.values.map((v) => v / s.factor);
     return {
       key: r.key,
       plotId: r.plot.id,
@@ -116,10 +136,12 @@ export function chartData(chart: ChartSpec, blocks: ReadonlyMap<string, SeriesBl
       drawn: values,
       step: r.sem !== 1,
       offsetMs: facts.get(r.plot.sourceId)?.offsetMs ?? 0,
+      axis: r.axis,
+      units: s.label,
     };
   });
   if (chart.style === 'utilization') return { series: utilization(series), scale, problems };
-  return { series, scale, problems };
+  return { series, scale, right, problems };
 }
 
 /**

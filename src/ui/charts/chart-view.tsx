@@ -158,7 +158,7 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
         <Crosshair surface={surface} t0Ms={win.t0Ms} t1Ms={win.t1Ms} color={colors.pointer} />
         {drag && Math.abs(drag.x1 - drag.x0) >= 5 && <div className="zoom-band" data-testid="zoom-band" style={{ left: Math.min(drag.x0, drag.x1), width: Math.abs(drag.x1 - drag.x0) }} />}
         {overlay && <div className="chart-overlay" data-testid="chart-overlay">{overlay}</div>}
-        <ChartTooltip chartId={chart.id} surface={surface} series={data.series} units={data.scale.label} percent={chart.style === 'utilization'} zone={zone} t0Ms={win.t0Ms} t1Ms={win.t1Ms} />
+        <ChartTooltip chartId={chart.id} surface={surface} series={data.series} percent={chart.style === 'utilization'} zone={zone} t0Ms={win.t0Ms} t1Ms={win.t1Ms} />
       </div>
       {(data.problems.length > 0 || errors.length > 0) && (
         <ul className="chart-problems" data-testid="chart-problems">
@@ -166,7 +166,7 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
           {errors.map((e) => <li key={e.sourceId}>{describeError(e.error)}</li>)}
         </ul>
       )}
-      {chart.legend && <ChartLegend chartId={chart.id} series={data.series} positionMs={win.t1Ms} units={data.scale.label} percent={chart.style === 'utilization'} />}
+      {chart.legend && <ChartLegend chartId={chart.id} series={data.series} positionMs={win.t1Ms} percent={chart.style === 'utilization'} />}
       <ChartResizer chartId={chart.id} title={title || 'Untitled chart'} heightPx={chart.heightPx ?? DEFAULT_CHART_PX} onDrag={setHeight} />
     </section>
   );

@@ -10,6 +10,9 @@
 //   root (.chart-canvas)
 //   ├─ .plot-grid      horizontal grid lines across the plot area
 //   ├─ .plot-y         tick labels and the rotated units title, in the left gutter
+//   ├─ .plot-y2        the right axis (plots of a second kind of units): labels just inside
+//   │                  the plot's right edge, the rotated units title in the right margin —
+//   │                  every chart of a tab keeps the same plot width for the one time axis
 //   └─ .plot-viewport  the plot area's width, clipping
 //      └─ .plot-strip  translated sideways, holding
 //         ├─ .plot-vlines  vertical grid lines at the tab's time ticks (time-ticks.ts)
@@ -23,7 +26,7 @@ import { StripCanvas } from './echarts';
 import { cancelRedraw, requestRedraw, wake, type FrameClient } from './frame-loop';
 import { formatValue } from './unit-scale';
 import { shiftedTicks, tickStepMs } from './time-ticks';
-import { yAxisScale, type YAxisScale } from './y-scale';
+import { rightAxisScale, yAxisScale, type YAxisScale } from './y-scale';
 
 /** What a surface draws; a new object means "redraw". */
 export interface SurfaceContent {
@@ -67,6 +70,7 @@ export class PlotSurface implements FrameClient {
   onScreen = true;
   private readonly grid: HTMLDivElement;
   private readonly yAxis: HTMLDivElement;
+  private readonly yAxis2: HTMLDivElement;
   private readonly viewport: HTMLDivElement;
   private readonly strip: HTMLDivElement;
   private readonly vlines: HTMLDivElement;
@@ -75,6 +79,7 @@ export class PlotSurface implements FrameClient {
   private content: SurfaceContent | undefined;
   private drawn: Drawn | undefined;
   private y: YAxisScale | undefined;
+  private y2: YAxisScale | undefined;
   private t0Ms = NaN;
   private t1Ms = NaN;
   private widthPx = 0;
@@ -85,6 +90,8 @@ export class PlotSurface implements FrameClient {
     this.grid = div('plot-grid', root);
     this.yAxis = div('plot-y', root);
     this.viewport = div('plot-viewport', root);
+    // Above the viewport: its labels sit inside the plot area.
+    this.yAxis2 = div('plot-y2', root);
     this.strip = div('plot-strip', this.viewport);
     this.vlines = div('plot-vlines', this.strip);
     this.canvas = new StripCanvas(div('plot-echarts', this.strip));
@@ -142,6 +149,11 @@ export class PlotSurface implements FrameClient {
     return this.y;
   }
 
+  /** The right y axis as drawn, if the chart has one. */
+  rightAxis(): YAxisScale | undefined {
+    return this.y2;
+  }
+
   dispose(): void {
     cancelRedraw(this);
     this.observer.disconnect();
@@ -195,7 +207,8 @@ export class PlotSurface implements FrameClient {
     const pxPerMs = plotWidth / (w1 - w0);
     const widthPx = Math.max(1, Math.round((r1 - r0) * pxPerMs));
     const y = yAxisScale(c.data.series, c.style, c.yScale);
-    this.canvas.render(buildOption({ data: c.data, style: c.style, y, zone: c.zone, r0Ms, r1Ms, colors: c.colors }), widthPx, this.heightPx);
+    const y2 = c.data.right ? rightAxisScale(c.data.series, c.style, y) : undefined;
+    this.canvas.render(buildOption({ data: c.data, style: c.style, y, y2, zone: c.zone, r0Ms, r1Ms, colors: c.colors }), widthPx, this.heightPx);
     this.strip.style.width = `${widthPx}px`;
     // The same ticks as the tab's time axis (same span, same plot width), across the strip.
     const a = this.plotArea();
@@ -217,6 +230,39 @@ export class PlotSurface implements FrameClient {
     this.shiftPx = NaN;
     this.slide((w0 - r0) * (widthPx / (r1 - r0)));
     this.drawAxis(y, c);
+    this.drawRightAxis(y2, c);
+  }
+
+  private drawRightAxis(y: YAxisScale | undefined, c: SurfaceContent): void {
+    this.y2 = y;
+    const label = c.data.right?.label ?? '';
+    if (!y) {
+      this.yAxis2.replaceChildren();
+      delete this.yAxis2.dataset.units;
+      return;
+    }
+    const a = this.plotArea();
+    const at = (v: number): number => a.top + (1 - (v - y.min) / (y.max - y.min)) * a.height;
+    const labels = y.ticks.map((v) => {
+      const s = document.createElement('span');
+      s.className = 'y-tick';
+      s.dataset.testid = 'y2-tick';
+      s.dataset.value = String(v);
+      s.style.top = `${at(v)}px`;
+      s.style.color = c.colors.axisText;
+      s.textContent = formatValue(v);
+      return s;
+    });
+    const name = document.createElement('span');
+    name.className = 'y-name';
+    name.dataset.testid = 'y2-units';
+    name.style.top = `${a.top + a.height / 2}px`;
+    name.style.color = c.colors.axisName;
+    name.textContent = label;
+    this.yAxis2.replaceChildren(...labels, name);
+    this.yAxis2.dataset.units = label;
+    this.yAxis2.dataset.min = String(y.min);
+    this.yAxis2.dataset.max = String(y.max);
   }
 
   private drawAxis(y: YAxisScale, c: SurfaceContent): void {
@@ -298,6 +344,20 @@ export class PlotSurface implements FrameClient {
     ctx.fillStyle = c.colors.axisName;
     ctx.fillText(c.data.scale.label, 0, 0);
     ctx.restore();
+    const y2 = this.y2;
+    if (y2 && c.data.right) {
+      const at2 = (v: number): number => a.top + (1 - (v - y2.min) / (y2.max - y2.min)) * a.height;
+      ctx.textAlign = 'right';
+      ctx.fillStyle = c.colors.axisText;
+      for (const v of y2.ticks) ctx.fillText(formatValue(v), a.left + a.width - 4, Math.min(a.top + a.height - 7, Math.max(a.top + 7, at2(v))));
+      ctx.save();
+      ctx.translate(a.left + a.width + 10, a.top + a.height / 2);
+      ctx.rotate(-Math.PI / 2);
+      ctx.textAlign = 'center';
+      ctx.fillStyle = c.colors.axisName;
+      ctx.fillText(c.data.right.label, 0, 0);
+      ctx.restore();
+    }
     return out;
   }
 }

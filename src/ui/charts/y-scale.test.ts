@@ -2,11 +2,11 @@
 // range), nice steps, fixed scales honoured exactly, stacked extents as ECharts stacks them.
 import { describe, expect, it } from 'vitest';
 import type { DisplaySeries } from './chart-series';
-import { autoScale, drawnExtent, fixedScale, niceStep, yAxisScale } from './y-scale';
+import { autoScale, drawnExtent, fixedScale, niceStep, rightAxisScale, yAxisScale } from './y-scale';
 
-function series(values: number[], hidden = false): DisplaySeries {
+function series(values: number[], hidden = false, axis: 0 | 1 = 0): DisplaySeries {
   const v = Float64Array.from(values);
-  return { key: String(values), plotId: 'p', label: 'l', color: '#000', hidden, times: Float64Array.from(values, (_, i) => i * 1000), values: v, drawn: v, step: false, offsetMs: 0 };
+  return { key: String(values), plotId: 'p', label: 'l', color: '#000', hidden, times: Float64Array.from(values, (_, i) => i * 1000), values: v, drawn: v, step: false, axis, units: '', offsetMs: 0 };
 }
 
 describe('niceStep', () => {
@@ -69,5 +69,31 @@ describe('yAxisScale', () => {
     expect(yAxisScale([series([1e9])], 'utilization', { mode: 'auto' })).toMatchObject({ min: 0, max: 100 });
     expect(yAxisScale([series([1e9])], 'line', { mode: 'fixed', min: 2, max: 8 })).toMatchObject({ min: 2, max: 8 });
     expect(yAxisScale([series([7, 42])], 'line', { mode: 'auto' })).toMatchObject({ min: 0, max: 50 });
+  });
+});
+
+describe('rightAxisScale', () => {
+  it('is absent without right-axis series, and scales only the right axis\'s series', () => {
+    const left = yAxisScale([series([7, 42]), series([5000], false, 1)], 'line', { mode: 'auto' });
+    expect(left).toMatchObject({ min: 0, max: 50 });
+    expect(rightAxisScale([series([7, 42])], 'line', left)).toBeUndefined();
+    const right = rightAxisScale([series([7, 42]), series([4400], false, 1)], 'line', left);
+    if (!right) throw new Error('no right axis');
+    // The left axis's grid: as many intervals, each a nice step, covering the data.
+    expect(right.ticks).toHaveLength(left.ticks.length);
+    expect(right.min).toBe(0);
+    expect(right.max).toBeGreaterThanOrEqual(4400);
+    expect(right.max).toBeLessThan(4400 * 2.5);
+    const step = (right.ticks[1] ?? 0) - (right.ticks[0] ?? 0);
+    expect([1, 2, 3, 5, 10]).toContain(step / 10 ** Math.floor(Math.log10(step)));
+  });
+
+  it('puts zero on the same grid line when both axes have negatives', () => {
+    const left = yAxisScale([series([-10, 30])], 'line', { mode: 'auto' });
+    const right = rightAxisScale([series([-10, 30]), series([-1, 900], false, 1)], 'line', left);
+    if (!right) throw new Error('no right axis');
+    expect(right.ticks.indexOf(0)).toBe(left.ticks.indexOf(0));
+    expect(right.min).toBeLessThanOrEqual(-1);
+    expect(right.max).toBeGreaterThanOrEqual(900);
   });
 });

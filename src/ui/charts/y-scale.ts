@@ -99,10 +99,42 @@ export function drawnExtent(series: readonly DisplaySeries[], style: ChartStyle)
   return { lo, hi };
 }
 
-/** The axis for a chart: utilization 0–100, a fixed scale as set, otherwise autoscaled. */
+/**
+ * The left axis of a chart: utilization 0–100, a fixed scale as set, otherwise autoscaled
+ * over the left axis's series.
+ */
 export function yAxisScale(series: readonly DisplaySeries[], style: ChartStyle, yScale: YScale): YAxisScale {
   if (style === 'utilization') return fixedScale(0, 100);
   if (yScale.mode === 'fixed') return fixedScale(yScale.min, yScale.max);
-  const { lo, hi } = drawnExtent(series, style);
+  const { lo, hi } = drawnExtent(series.filter((s) => s.axis === 0), style);
   return autoScale(lo, hi);
+}
+
+/**
+ * The right axis (plots of a second kind of units), always autoscaled — a fixed scale is
+ * the left axis's — with the left axis's number of intervals, so both share the grid lines.
+ */
+export function rightAxisScale(series: readonly DisplaySeries[], style: ChartStyle, left: YAxisScale): YAxisScale | undefined {
+  const own = series.filter((s) => s.axis === 1);
+  if (own.length === 0 || style === 'utilization') return undefined;
+  const { lo, hi } = drawnExtent(own, style);
+  const intervals = left.ticks.length - 1;
+  const leftEven = intervals > 0 && left.ticks.every((t, i) => Math.abs(t - (left.min + ((left.max - left.min) * i) / intervals)) <= (left.max - left.min) * 1e-9);
+  if (!leftEven) return autoScale(lo, hi);
+  // The left axis's grid: the same number of equal intervals, each a nice step of our own,
+  // and zero on the same grid line when the left axis has one.
+  const a = Math.min(0, Number.isFinite(lo) ? lo : 0);
+  const b = Math.max(0, Number.isFinite(hi) ? hi : 0);
+  const zeroAt = left.ticks.findIndex((t) => t === 0);
+  const below = zeroAt > 0 ? zeroAt : 0;
+  const above = intervals - below;
+  let step = niceStep(Math.max(above > 0 ? b / above : 0, below > 0 ? -a / below : 0, (b - a) / intervals) * SPLITS);
+  if (!(step > 0)) step = 1;
+  // niceStep rounds to the nearest; take the next nice step while the data does not fit.
+  for (let k = 0; k < 4 && (step * above < b - 1e-9 * step || step * below < -a - 1e-9 * step); k++) step = niceStep(step * 1.5 * SPLITS);
+  if (step * above < b || step * below < -a) return autoScale(lo, hi);
+  const min = clean(-below * step, step);
+  const max = clean(above * step, step);
+  const ticks = Array.from({ length: intervals + 1 }, (_, i) => clean(min + i * step, step));
+  return { min, max, ticks };
 }

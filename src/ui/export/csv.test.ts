@@ -23,6 +23,24 @@ describe('csv', () => {
     expect(csvNumber(-0.5)).toBe('-0.5');
   });
 
+  it('writes a float32 in its own precision: the shortest text that reads back as the same float32', () => {
+    // What a FLOAT 0.45 is once widened to a double.
+    const f = Math.fround(0.45);
+    expect(String(f)).toBe('0.44999998807907104');
+    expect(csvNumber(f, true)).toBe('0.45');
+    for (const v of [0.1, 1 / 3, 3.4028234663852886e38, 1.17549435e-38, 16777217, -2.5, 0, 123456.789]) {
+      const g = Math.fround(v);
+      const text = csvNumber(g, true);
+      expect(Math.fround(Number(text)), text).toBe(g);
+      // No shorter text reads back as g.
+      const digits = text.replace(/^-/, '').replace(/e.*$/, '').replace('.', '').replace(/^0+/, '').length;
+      if (digits > 1) expect(Math.fround(Number(g.toPrecision(digits - 1))), text).not.toBe(g);
+    }
+    // Not a float32 (a rate computed in double): the double's own shortest text.
+    expect(csvNumber(0.1 + 0.2, true)).toBe('0.30000000000000004');
+    expect(csvNumber(NaN, true)).toBe('');
+  });
+
   it('writes times in the zone with its offset', () => {
     const ms = Date.UTC(2018, 3, 16, 14, 1, 35, 325);
     expect(csvTime(ms, UTC_ZONE)).toBe('2018-04-16T14:01:35.325+00:00');

@@ -13,6 +13,8 @@ import { formatIso, type DisplayZone } from '../time/zone';
 export interface CsvColumn {
   readonly header: string;
   readonly values: Float64Array;
+  /** Single-precision values (a FLOAT metric as fetched): printed as float32 (csvNumber). */
+  readonly float32?: boolean;
 }
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
@@ -20,9 +22,20 @@ export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** Shortest text that reads back as the same double; empty for a missing value. */
-export function csvNumber(v: number): string {
-  return Number.isNaN(v) ? '' : String(v);
+/**
+ * The value in its type's own precision, empty when missing: the shortest text that reads
+ * back as the same double, or for a float32 the shortest that reads back as the same float32
+ * (a FLOAT 0.45 is stored as 0.44999998807907104 in a double; "0.45" reads back to it).
+ */
+export function csvNumber(v: number, float32 = false): string {
+  if (Number.isNaN(v)) return '';
+  if (!float32 || !Number.isFinite(v) || Math.fround(v) !== v) return String(v);
+  // Nine significant digits always read back as the same float32; fewer often do.
+  for (let p = 1; p < 9; p++) {
+    const t = Number(v.toPrecision(p));
+    if (Math.fround(t) === v) return String(t);
+  }
+  return String(Number(v.toPrecision(9)));
 }
 
 /** "+10:00" for an offset in minutes east of UTC. */
@@ -65,7 +78,7 @@ export function chartColumns(chart: ChartSpec, blocks: ReadonlyMap<string, Serie
       const n = (seen.get(header) ?? 0) + 1;
       seen.set(header, n);
       if (n > 1) header = `${header} #${n}`;
-      out.push({ header, values: col.values });
+      out.push({ header, values: col.values, float32: info.float32 === true });
     }
   }
   return out;
@@ -76,7 +89,7 @@ export function formatCsv(timesMs: Float64Array, columns: readonly CsvColumn[], 
   const lines: string[] = [[`Time (${zone.label})`, ...columns.map((c) => c.header)].map(csvField).join(',')];
   for (let r = 0; r < timesMs.length; r++) {
     const row = [csvTime(timesMs[r] ?? NaN, zone)];
-    for (const c of columns) row.push(csvNumber(c.values[r] ?? NaN));
+    for (const c of columns) row.push(csvNumber(c.values[r] ?? NaN, c.float32));
     lines.push(row.join(','));
   }
   return lines.join('\r\n') + '\r\n';

@@ -30,11 +30,12 @@ export function visibleGrid(): { t0Ms: number; t1Ms: number; stepMs: number } {
 
 function chartsInScope(scope: 'tab' | 'chart'): ChartSpec[] {
   const s = dash();
+  const tab = s.tabs.find((t) => t.id === s.activeTabId);
   if (scope === 'chart') {
-    const c = s.currentChartId ? s.charts[s.currentChartId] : undefined;
+    // A chart current in another tab is not one the user sees selected.
+    const c = s.currentChartId && tab?.chartIds.includes(s.currentChartId) ? s.charts[s.currentChartId] : undefined;
     return c ? [c] : [];
   }
-  const tab = s.tabs.find((t) => t.id === s.activeTabId);
   return (tab?.chartIds ?? []).flatMap((id) => (s.charts[id] ? [s.charts[id]] : []));
 }
 
@@ -49,6 +50,7 @@ export async function visibleCsv(scope: 'tab' | 'chart', zone: DisplayZone): Pro
   const grid = visibleGrid();
   const charts = chartsInScope(scope);
   if (charts.length === 0) throw new Error(scope === 'chart' ? 'no chart is selected: click a chart first' : 'the tab has no charts');
+  if (charts.every((c) => c.plots.length === 0)) throw new Error(`nothing to export: ${scope === 'chart' ? 'the selected chart has' : 'the tab’s charts have'} no metrics`);
   const used = new Set(charts.flatMap((c) => c.plots.map((p) => p.sourceId)));
   const hosts = new Map(s.sources.map((x) => [x.id, x.summary?.hostname ?? x.label]));
   const withHost = new Set([...used].map((id) => hosts.get(id))).size > 1;
@@ -76,6 +78,8 @@ export async function visibleCsv(scope: 'tab' | 'chart', zone: DisplayZone): Pro
     seen.set(c.header, n);
     return n === 1 ? c : { ...c, header: `${c.header} #${n}` };
   });
+  // A file with only a Time column is no export: say why instead.
+  if (unique.length === 0) throw new Error(`nothing to export: no ${scope === 'chart' ? 'plot of the selected chart' : 'plot of the tab'} has data from an open archive${skipped.length > 0 ? ` (${skipped.join('; ')})` : ''}`);
   if (skipped.length > 0) notify('warning', `CSV export left out live or closed sources:\n${skipped.join('\n')}`);
   return formatCsv(times ?? new Float64Array(0), unique, zone);
 }
@@ -111,7 +115,7 @@ function drawChart(ctx: CanvasRenderingContext2D | null, el: HTMLElement, y: num
   const plotH = plot ? plot.height / (window.devicePixelRatio || 1) : 0;
   const items = [...el.querySelectorAll<HTMLElement>('[data-testid="legend-item"]')].map((li) => ({
     color: li.querySelector<HTMLElement>('.swatch')?.style.background ?? '#888',
-    text: `${li.querySelector('.legend-label')?.textContent ?? ''}  ${li.querySelector('[data-testid="legend-value"]')?.textContent ?? ''}`,
+    text: `${li.querySelector('.legend-label')?.textContent ?? ''}  ${li.querySelector('[data-testid="legend-value"]')?.textContent ?? ''} ${li.querySelector('[data-testid="legend-units"]')?.textContent ?? ''}`.trimEnd(),
     hidden: li.classList.contains('hidden'),
   }));
   let h = 22;
