@@ -9,6 +9,8 @@ import type { ChartSpec } from '../state/model';
 import type { DisplayZone } from '../time/zone';
 import { describeError } from '../engine-client';
 import { ChartLegend } from './chart-legend';
+import { ChartStatsTable } from './chart-stats-table';
+import { EMPTY_STATS, seriesStats, topSeriesKeys } from './window-stats';
 import { chartData, hasValueIn, nearestIndex, sourceFacts } from './chart-series';
 import { reportShownColors } from './shown-colors';
 import { ChartTooltip, Crosshair } from './chart-hover';
@@ -49,10 +51,18 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
   const { blocks, errors, loading } = useChartSeries(chart, sources, fetchWin, live);
   const hosts = useMemo(() => new Map(sources.map((s) => [s.id, s.summary?.hostname ?? ''])), [sources]);
   const facts = useMemo(() => sourceFacts(chart, sources), [chart, sources]);
-  const data = useMemo(() => chartData(chart, blocks, hosts, facts), [chart, blocks, hosts, facts]);
+  const full = useMemo(() => chartData(chart, blocks, hosts, facts), [chart, blocks, hosts, facts]);
+  const percent = chart.style === 'utilization';
+  // Statistics over the visible window, only when the table or the top-N filter needs them.
+  const stats = useMemo(() => (chart.legendTable || chart.topN ? seriesStats(full.series, win.t0Ms, win.t1Ms, percent) : EMPTY_STATS), [chart.legendTable, chart.topN, full, win.t0Ms, win.t1Ms, percent]);
+  const kept = useMemo(() => (chart.topN ? topSeriesKeys(full.series, stats, chart.topN) : undefined), [chart.topN, full, stats]);
+  // The same object while the top N stay the same, so moving the window redraws nothing new.
+  const keptSignature = kept ? [...kept].sort().join('\0') : '';
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const data = useMemo(() => (kept ? { ...full, series: full.series.filter((x) => kept.has(x.key)) } : full), [full, keptSignature]);
   useEffect(() => {
-    reportShownColors(chart.id, data.series.map((x) => ({ plotId: x.plotId, inst: x.key.slice(x.key.indexOf('\u0000') + 1), color: x.color })));
-  }, [chart.id, data.series]);
+    reportShownColors(chart.id, full.series.map((x) => ({ plotId: x.plotId, inst: x.key.slice(x.key.indexOf('\u0000') + 1), color: x.color })));
+  }, [chart.id, full.series]);
   useEffect(() => () => reportShownColors(chart.id, []), [chart.id]);
   const range = useMemo(() => blocksRange(blocks), [blocks]);
   const el = useRef<HTMLDivElement>(null);
@@ -119,6 +129,7 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
           {loading && <span className="spinner" aria-label="loading" />}
           <button type="button" title="Move up" onClick={() => dash().movedChart(chart.id, -1)}>↑</button>
           <button type="button" title="Move down" onClick={() => dash().movedChart(chart.id, 1)}>↓</button>
+          <button type="button" title={chart.legendTable ? 'Legend as a list' : 'Legend as a table: min, max, avg and last over the window, sortable'} data-testid="legend-table-toggle" aria-pressed={chart.legendTable === true} onClick={() => dash().changedChart(chart.id, { legendTable: !chart.legendTable, legend: true })}>Σ</button>
           <button type="button" title="Edit chart" data-testid="edit-chart" onClick={() => dash().openedEditor(chart.id)}>Edit</button>
           <button type="button" title="Close chart" data-testid="close-chart" onClick={() => dash().removedChart(chart.id)}>✕</button>
         </div>
@@ -166,7 +177,8 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
           {errors.map((e) => <li key={e.sourceId}>{describeError(e.error)}</li>)}
         </ul>
       )}
-      {chart.legend && <ChartLegend chartId={chart.id} series={data.series} positionMs={win.t1Ms} percent={chart.style === 'utilization'} />}
+      {chart.legend && !chart.legendTable && <ChartLegend chartId={chart.id} series={data.series} positionMs={win.t1Ms} percent={percent} />}
+      {chart.legend && chart.legendTable && <ChartStatsTable chart={chart} series={data.series} stats={stats} positionMs={win.t1Ms} percent={percent} filtered={full.series.length - data.series.length} />}
       <ChartResizer chartId={chart.id} title={title || 'Untitled chart'} heightPx={chart.heightPx ?? DEFAULT_CHART_PX} onDrag={setHeight} />
     </section>
   );

@@ -80,6 +80,10 @@ export interface ChartSpec {
   readonly hidden: readonly string[];
   /** Height of the plot area in CSS px, set with the chart's resize handle; undefined = default. */
   readonly heightPx?: number;
+  /** The legend as a sortable table of statistics over the visible window (issue 14 item 4). */
+  readonly legendTable?: boolean;
+  /** Draw only each plot's `n` instances with the largest avg or max over the visible window. */
+  readonly topN?: { readonly n: number; readonly by: 'avg' | 'max' };
 }
 
 export interface TabSpec {

@@ -45,6 +45,10 @@ export interface SnapshotChart {
   readonly hidden: readonly (readonly [number, string])[];
   /** Plot height in CSS px when the user resized the chart. */
   readonly height?: number;
+  /** The legend shown as a statistics table. */
+  readonly table?: boolean;
+  /** Each plot's top n instances by avg or max over the window. */
+  readonly top?: { readonly n: number; readonly by: 'avg' | 'max' };
 }
 
 export interface SnapshotTime {
@@ -117,7 +121,7 @@ export function takeSnapshot(st: SnapshotInput): DashSnapshot {
         ...(p.optional && { optional: true }),
       }));
       const hidden = c.plots.flatMap((p, i) => c.hidden.filter((k) => k.startsWith(seriesKey(p.id, ''))).map((k) => [i, k.slice(seriesKey(p.id, '').length)] as const));
-      return [{ title: c.title, style: c.style, yScale: c.yScale, legend: c.legend, rate: c.rate, plots, hidden, ...(c.heightPx !== undefined && { height: c.heightPx }) }];
+      return [{ title: c.title, style: c.style, yScale: c.yScale, legend: c.legend, rate: c.rate, plots, hidden, ...(c.heightPx !== undefined && { height: c.heightPx }), ...(c.legendTable && { table: true }), ...(c.topN && { top: c.topN }) }];
     }),
   }));
   const finite = (x: number): number | undefined => (Number.isFinite(x) ? x : undefined);
@@ -295,7 +299,9 @@ export function restoreSnapshot(input: unknown): RestoreResult {
         (h): h is [number, string] => Array.isArray(h) && h.length === 2 && typeof h[0] === 'number' && Number.isInteger(h[0]) && h[0] >= 0 && h[0] < plots.length && typeof h[1] === 'string',
       );
       const height = num(c.height);
-      return [{ title: str(c.title) ?? '', style, yScale: restoreYScale(c.yScale), legend: bool(c.legend, true), rate: bool(c.rate, true), plots, hidden, ...(height !== undefined && height >= 40 && height <= 2000 && { height: Math.round(height) }) }];
+      const top = isObj(c.top) ? num(c.top.n) : undefined;
+      const by = isObj(c.top) && (c.top.by === 'avg' || c.top.by === 'max') ? c.top.by : undefined;
+      return [{ title: str(c.title) ?? '', style, yScale: restoreYScale(c.yScale), legend: bool(c.legend, true), rate: bool(c.rate, true), plots, hidden, ...(height !== undefined && height >= 40 && height <= 2000 && { height: Math.round(height) }), ...(c.table === true && { table: true }), ...(top !== undefined && by !== undefined && Number.isInteger(top) && top >= 1 && top <= 1000 && { top: { n: top, by } }) }];
     });
     return [{ label: str(t.label) ?? `Tab ${ti + 1}`, charts }];
   });
@@ -347,7 +353,7 @@ export function snapshotLayout(s: DashSnapshot, sourceIds: readonly (string | un
         plots.push(plot);
         for (const [pi, inst] of c.hidden) if (pi === i) hidden.push(seriesKey(plot.id, inst));
       });
-      charts[cid] = { id: cid, title: c.title, style: c.style, yScale: c.yScale, legend: c.legend, rate: c.rate, plots, hidden, ...(c.height !== undefined && { heightPx: c.height }) };
+      charts[cid] = { id: cid, title: c.title, style: c.style, yScale: c.yScale, legend: c.legend, rate: c.rate, plots, hidden, ...(c.height !== undefined && { heightPx: c.height }), ...(c.table && { legendTable: true }), ...(c.top && { topN: c.top }) };
       return cid;
     });
     return { id, label: t.label, chartIds };
