@@ -4,6 +4,10 @@
 // instead of bridging the gap. Charts subscribe to a per-chart version, as with SeriesCache.
 // A new live interval restarts the stream but keeps the rows collected so far (pmchart
 // punches them out, §1d D3); rows leave only when older than the visible history.
+// Frames are appended as they arrive, but charts hear of them once per animation frame
+// (every chart of a tick in the same frame, so one React render and one redraw pass), and
+// not at all while the page is hidden: the browser runs no animation frames then, and the
+// rows collected meanwhile are drawn at once when it shows again.
 import { asEngineError, getEngine, remoteCallback } from '../engine-client';
 import type { EngineError, LiveEvent, PlotRequest, SeriesBlock, SourceHandle } from '../../workers/engine-types';
 
@@ -27,6 +31,9 @@ export class LiveHub {
   private readonly series = new Map<string, LiveSeries>();
   private readonly versions = new Map<string, number>();
   private readonly listeners = new Map<string, Set<() => void>>();
+  /** Charts with news not yet told, and the pending animation frame that tells them. */
+  private readonly dirty = new Set<string>();
+  private flushFrame: number | undefined;
   /** Time of the newest frame of any live source (the right edge of live charts). */
   latestMs = NaN;
 
@@ -135,7 +142,15 @@ export class LiveHub {
 
   private bump(chartId: string): void {
     this.versions.set(chartId, this.version(chartId) + 1);
-    for (const fn of this.listeners.get(chartId) ?? []) fn();
+    this.dirty.add(chartId);
+    this.flushFrame ??= requestAnimationFrame(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushFrame = undefined;
+    const charts = [...this.dirty];
+    this.dirty.clear();
+    for (const id of charts) for (const fn of this.listeners.get(id) ?? []) fn();
   }
 }
 
