@@ -22,7 +22,6 @@ function countingContext(): { ctx: Context; fetches: PmId[][] } {
   ]);
   const names = new Map<string, PmId>([['disk.all.read', ALL_READ], ['disk.dev.read', DEV_READ]]);
   let n = 0;
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   const ctx = {
     source: { kind: 'live', target: 'fake:44321', hostname: 'fakehost', timezone: 'UTC', zoneinfo: 'Etc/UTC' },
     lookupNames: (list: readonly string[]) => Promise.resolve(list.map((x) => names.get(x) ?? -12357)),
