@@ -75,8 +75,8 @@ async function cpuOver(pick: () => ProcStat[], seconds: number): Promise<Map<str
 /** A Chromium process's role (its --type, or "browser"); read at the end, while it lives. */
 function processKind(pid: number): string {
   try {
-    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    return args.find((a) => a.startsWith('--type='))?.slice(7) ?? 'browser';
+    // Chromium rewrites its command line as one space-separated string.
+    return /--type=(\S+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser';
   } catch {
     return 'gone';
   }

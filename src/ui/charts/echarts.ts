@@ -34,6 +34,11 @@ export class StripCanvas {
       this.chart.resize({ width, height, silent: true });
     }
     this.chart.setOption(option, { notMerge: false, replaceMerge: ['series'], lazyUpdate: false, silent: true });
+    // The render above painted synchronously and nothing here animates, yet zrender keeps its
+    // requestAnimationFrame loop running for ten more frames after every paint: with a few
+    // live charts redrawn each second that is a frame every 16 ms for good. Stop it now; the
+    // next render starts it again.
+    this.chart.getZr().animation.stop();
   }
 
   /** The strip's canvas (PNG export copies the visible part of it). */

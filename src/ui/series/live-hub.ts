@@ -4,15 +4,20 @@
 // instead of bridging the gap. Charts subscribe to a per-chart version, as with SeriesCache.
 // A new live interval restarts the stream but keeps the rows collected so far (pmchart
 // punches them out, §1d D3); rows leave only when older than the visible history.
-// Frames are appended as they arrive, but charts hear of them once per animation frame
-// (every chart of a tick in the same frame, so one React render and one redraw pass), and
-// not at all while the page is hidden: the browser runs no animation frames then, and the
-// rows collected meanwhile are drawn at once when it shows again.
+// Frames are appended as they arrive, but charts hear of them in one animation frame per
+// tick: the engine fetches once per source and tick and sends each chart its frame, one
+// message each, so the first frame of a burst waits COALESCE_MS for the rest, then every
+// chart is told in the same frame (one React render, one redraw pass). While the page is
+// hidden nothing is told: the browser runs no animation frames then, and the rows collected
+// meanwhile are drawn at once when it shows again.
 import { asEngineError, getEngine, remoteCallback } from '../engine-client';
 import type { EngineError, LiveEvent, PlotRequest, SeriesBlock, SourceHandle } from '../../workers/engine-types';
 
 /** Bound on the rows one chart keeps, whatever the history and interval. */
 const MAX_ROWS = 100_000;
+
+/** How long the first frame of a tick waits for the other charts' frames of that tick (ms). */
+const COALESCE_MS = 20;
 
 interface LiveSeries {
   key: string;
@@ -33,7 +38,7 @@ export class LiveHub {
   private readonly listeners = new Map<string, Set<() => void>>();
   /** Charts with news not yet told, and the pending animation frame that tells them. */
   private readonly dirty = new Set<string>();
-  private flushFrame: number | undefined;
+  private flushPending = false;
   /** Time of the newest frame of any live source (the right edge of live charts). */
   latestMs = NaN;
 
@@ -143,11 +148,13 @@ export class LiveHub {
   private bump(chartId: string): void {
     this.versions.set(chartId, this.version(chartId) + 1);
     this.dirty.add(chartId);
-    this.flushFrame ??= requestAnimationFrame(() => this.flush());
+    if (this.flushPending) return;
+    this.flushPending = true;
+    setTimeout(() => requestAnimationFrame(() => this.flush()), COALESCE_MS);
   }
 
   private flush(): void {
-    this.flushFrame = undefined;
+    this.flushPending = false;
     const charts = [...this.dirty];
     this.dirty.clear();
     for (const id of charts) for (const fn of this.listeners.get(id) ?? []) fn();
