@@ -3,7 +3,8 @@
 // instance drawing a chart's *strip*: the series over a time range wider than the visible
 // window, with the x axis but no y axis (plot-surface.ts scrolls the strip and draws the y
 // axis, the crosshair and the tooltip in the DOM). A render is synchronous: resize to the
-// strip's size, merge the new option with only the series replaced, paint.
+// strip's size, merge the new option with only the series replaced (only their data and the
+// axes' ranges when nothing else changed), paint.
 import { BarChart, LineChart, type BarSeriesOption, type LineSeriesOption } from 'echarts/charts';
 import { GridComponent, type GridComponentOption } from 'echarts/components';
 import { init, use as registerParts, type ComposeOption, type ECharts } from 'echarts/core';
@@ -18,6 +19,8 @@ export class StripCanvas {
   private readonly chart: ECharts;
   private width = 0;
   private height = 0;
+  /** Everything of the last option but the series' data: when unchanged only data is sent. */
+  private shape = '';
 
   constructor(el: HTMLElement) {
     this.chart = init(el, undefined, { renderer: 'canvas' });
@@ -33,7 +36,22 @@ export class StripCanvas {
       this.height = height;
       this.chart.resize({ width, height, silent: true });
     }
-    this.chart.setOption(option, { notMerge: false, replaceMerge: ['series'], lazyUpdate: false, silent: true });
+    const series = Array.isArray(option.series) ? option.series : option.series ? [option.series] : [];
+    const shape = JSON.stringify({ ...option, series: series.map((x) => ({ ...x, data: undefined })) }, (k, v: unknown) => (k === 'min' || k === 'max' ? undefined : v));
+    if (shape === this.shape) {
+      // Same series and styles (a live tick, a moved strip): only the data and the axes'
+      // ranges change, merged into the series ECharts already has by id.
+      const axis = (a: ChartOption['xAxis']): { min?: unknown; max?: unknown } => (Array.isArray(a) ? a[0] : a) as { min?: unknown; max?: unknown };
+      const x = axis(option.xAxis);
+      const y = axis(option.yAxis as ChartOption['xAxis']);
+      this.chart.setOption(
+        { xAxis: { min: x.min, max: x.max }, yAxis: { min: y.min, max: y.max }, series: series.map((x) => ({ id: x.id, data: x.data })) } as ChartOption,
+        { notMerge: false, lazyUpdate: false, silent: true },
+      );
+    } else {
+      this.shape = shape;
+      this.chart.setOption(option, { notMerge: false, replaceMerge: ['series'], lazyUpdate: false, silent: true });
+    }
     // The render above painted synchronously and nothing here animates, yet zrender keeps its
     // requestAnimationFrame loop running for ten more frames after every paint: with a few
     // live charts redrawn each second that is a frame every 16 ms for good. Stop it now; the
