@@ -24,6 +24,13 @@ export class StripCanvas {
 
   constructor(el: HTMLElement) {
     this.chart = init(el, undefined, { renderer: 'canvas' });
+    // Every render below paints synchronously (setOption without lazyUpdate ends in a flush)
+    // and nothing here animates, yet zrender restarts its requestAnimationFrame loop on every
+    // change and keeps it running for ten idle frames: with a few live charts redrawn each
+    // second that is a main frame every 16 ms for good. Its loop never runs for a strip.
+    const loop = this.chart.getZr().animation;
+    loop.stop();
+    loop.start = () => undefined;
   }
 
   /**
@@ -52,11 +59,6 @@ export class StripCanvas {
       this.shape = shape;
       this.chart.setOption(option, { notMerge: false, replaceMerge: ['series'], lazyUpdate: false, silent: true });
     }
-    // The render above painted synchronously and nothing here animates, yet zrender keeps its
-    // requestAnimationFrame loop running for ten more frames after every paint: with a few
-    // live charts redrawn each second that is a frame every 16 ms for good. Stop it now; the
-    // next render starts it again.
-    this.chart.getZr().animation.stop();
   }
 
   /** The strip's canvas (PNG export copies the visible part of it). */

@@ -4,12 +4,12 @@
 // instead of bridging the gap. Charts subscribe to a per-chart version, as with SeriesCache.
 // A new live interval restarts the stream but keeps the rows collected so far (pmchart
 // punches them out, §1d D3); rows leave only when older than the visible history.
-// Frames are appended as they arrive, but charts hear of them in one animation frame per
-// tick: the engine fetches once per source and tick and sends each chart its frame, one
-// message each, so the first frame of a burst waits COALESCE_MS for the rest, then every
-// chart is told in the same frame (one React render, one redraw pass). While the page is
-// hidden nothing is told: the browser runs no animation frames then, and the rows collected
-// meanwhile are drawn at once when it shows again.
+// Frames are appended as they arrive, but charts hear of them once per tick: the engine
+// fetches once per source and tick and sends each chart its frame, one message each, so the
+// first frame of a burst waits COALESCE_MS for the rest and then every chart is told at once
+// (one React render, whose redraw requests the frame loop serves in the next animation frame
+// together with the DOM changes: one frame per tick). While the page is hidden nothing is
+// told; the rows collected meanwhile are drawn at once when it shows again.
 import { asEngineError, getEngine, remoteCallback } from '../engine-client';
 import type { EngineError, LiveEvent, PlotRequest, SeriesBlock, SourceHandle } from '../../workers/engine-types';
 
@@ -150,10 +150,14 @@ export class LiveHub {
     this.dirty.add(chartId);
     if (this.flushPending) return;
     this.flushPending = true;
-    setTimeout(() => requestAnimationFrame(() => this.flush()), COALESCE_MS);
+    setTimeout(() => this.flush(), COALESCE_MS);
   }
 
   private flush(): void {
+    if (document.hidden) {
+      document.addEventListener('visibilitychange', () => this.flush(), { once: true });
+      return;
+    }
     this.flushPending = false;
     const charts = [...this.dirty];
     this.dirty.clear();
