@@ -4,6 +4,7 @@ import { formatResults, runBenchmark, type Benchmark, type BenchResult, type Mea
 import { runBrowserBenchmarks } from './browser-bench';
 import { runLiveBenchmarks } from './live-bench';
 import { runBridgeMemoryBenchmark } from './bridge-memory-bench';
+import { runLiveUiBenchmark } from './live-ui-bench';
 
 const pmdash = (...args: string[]) => ({ cmd: process.execPath, args: ['bin/pmdash.js', ...args] });
 
@@ -100,4 +101,6 @@ results.push(...(await runLiveBenchmarks((name) => filters.length === 0 || filte
 results.push(...(await runBridgeMemoryBenchmark((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 // Chromium-driven UI benchmarks (drop → first chart, frame times while playing).
 results.push(...(await runBrowserBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
+// The live Overview's CPU in Chromium + the bridge vs pmchart + pmtime, over 60 s each.
+results.push(...(await runLiveUiBenchmark((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 process.stdout.write(formatResults(results, [{ label: 'derived metric evaluation', numerator: 'values derived 20180416.10.00', denominator: 'values plain 20180416.10.00' }]) + '\n');

@@ -16,7 +16,7 @@ import { boundary, toEngineError } from './engine-error';
 import type { ConnectionStatus, DerivedConfigLoad, DropClassification, DroppedFile, EngineError, ExpressionCheck, MetricDetails, PlotRequest, PlotUnitsAnswer, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
 import { chartUnits } from './column-set';
 import { resolvePlots } from './plot-resolve';
-import { LiveWatch, type LiveListener, type LiveWatchSpec } from './live-watch';
+import { LiveFeed, type LiveListener, type LiveWatchSpec } from './live-watch';
 import { fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
 import { formatUnits } from '../pcp-core/units';
@@ -47,7 +47,10 @@ export interface EngineOptions {
 export class EngineApi {
   private readonly sources = new Map<SourceHandle, Entry>();
   private nextHandle = 1;
-  private readonly watches = new Map<number, { handle: SourceHandle; watch: LiveWatch }>();
+  /** Live feeds by source handle and interval: all charts of a source share one fetch per tick. */
+  private readonly feeds = new Map<string, { handle: SourceHandle; feed: LiveFeed }>();
+  /** Watch id → the key of its feed. */
+  private readonly watches = new Map<number, string>();
   private nextWatch = 1;
 
   /**
@@ -112,11 +115,12 @@ export class EngineApi {
       const entry = this.sources.get(handle);
       if (!entry) return;
       this.sources.delete(handle);
-      for (const [id, w] of this.watches) {
-        if (w.handle !== handle) continue;
-        w.watch.stop();
-        this.watches.delete(id);
+      for (const [key, f] of this.feeds) {
+        if (f.handle !== handle) continue;
+        f.feed.stop();
+        this.feeds.delete(key);
       }
+      for (const [id, key] of this.watches) if (!this.feeds.has(key)) this.watches.delete(id);
       await entry.queue.catch(() => undefined);
       await entry.ctx.close();
     });
@@ -164,7 +168,8 @@ export class EngineApi {
 
   /**
    * Streams a chart's metrics from a live source every interval to `listener` until
-   * unwatch(id). Archive sources are refused: they are read by fetchSeries windows.
+   * unwatch(id). Every watch of a source at one interval shares that source's one fetch per
+   * tick (live-watch.ts). Archive sources are refused: they are read by fetchSeries windows.
    */
   watchLive(handle: SourceHandle, spec: LiveWatchSpec, listener: LiveListener): Promise<number> {
     return boundary('live', () => {
@@ -172,16 +177,26 @@ export class EngineApi {
       if (!entry) return Promise.reject(new PmError(PM_ERR_NOCONTEXT, undefined, `source ${handle}`));
       if (entry.opened.ctx.source.kind !== 'live') return Promise.reject(new PmError(PM_ERR_MODE, 'not a live source', entry.opened.name));
       const id = this.nextWatch++;
-      const watch = new LiveWatch(entry.ctx, spec, listener, (body) => this.run(handle, 'live fetch', () => body()), (expr) => defineExpression(entry, expr));
-      this.watches.set(id, { handle, watch });
-      watch.start();
+      const key = `${handle}|${spec.intervalMs}`;
+      let f = this.feeds.get(key);
+      if (!f) {
+        f = { handle, feed: new LiveFeed(entry.ctx, spec.intervalMs, (body) => this.run(handle, 'live fetch', () => body()), (expr) => defineExpression(entry, expr)) };
+        this.feeds.set(key, f);
+      }
+      this.watches.set(id, key);
+      f.feed.add(id, spec, listener);
       return Promise.resolve(id);
     });
   }
 
   unwatchLive(id: number): Promise<void> {
-    this.watches.get(id)?.watch.stop();
+    const key = this.watches.get(id);
     this.watches.delete(id);
+    const f = key === undefined ? undefined : this.feeds.get(key);
+    if (key !== undefined && f) {
+      f.feed.remove(id);
+      if (f.feed.size === 0) this.feeds.delete(key);
+    }
     return Promise.resolve();
   }
 

@@ -1,8 +1,12 @@
-// Live streaming: fetch a chart's metrics from a live context every interval and push each
-// result as a one-row SeriesBlock to a callback (a Comlink.proxy in the browser). Rates use
-// the same rules as archive windows (column-set.ts) over consecutive live results. The UI
+// Live streaming: every chart watching a live source at the same interval shares one feed,
+// and the feed does one fetch per interval with the union of the watchers' pmids (pmchart
+// and pmtime: one pmFetch per tick for all charts of a host). Each watcher gets its own
+// one-row SeriesBlock from that one result, as its own ColumnSet reads it: its instances,
+// its rate rules (column-set.ts) over consecutive results. Derived metrics are pmids of the
+// source's DerivedContext, whose fetch asks pmcd for their operands in the same PDU. The UI
 // keeps the history; the worker keeps only the previous values a rate needs.
 import type { Context } from '../pcp-core/context/context';
+import type { PmId } from '../pcp-core/types';
 import { ColumnSet } from './column-set';
 import { toEngineError } from './engine-error';
 import type { LiveListener, PlotRequest } from './engine-types';
@@ -17,53 +21,99 @@ export interface LiveWatchSpec {
   readonly intervalMs: number;
 }
 
-export class LiveWatch {
+/** One chart's share of a feed. */
+interface Watcher {
+  readonly spec: LiveWatchSpec;
+  readonly emit: LiveListener;
+  set: ColumnSet | undefined;
+  /** The epoch of the last live result this watcher saw (Result.epoch). */
+  epoch: number | undefined;
+  /** Removed: a fetch still out must not emit to it. */
+  gone: boolean;
+}
+
+/** One source at one interval: a timer, one fetch per tick, frames fanned out to watchers. */
+export class LiveFeed {
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private stopped = false;
-  private set: ColumnSet | undefined;
-  /** The epoch of the last live result (Result.epoch). */
-  private epoch: number | undefined;
+  private running = false;
+  private readonly watchers = new Map<number, Watcher>();
 
   constructor(
     private readonly ctx: Context,
-    private readonly spec: LiveWatchSpec,
-    private readonly emit: LiveListener,
+    readonly intervalMs: number,
     /** Runs `body` in the source's call queue so fetches never interleave with others. */
     private readonly queue: <T>(body: () => Promise<T>) => Promise<T>,
     private readonly define?: ExpressionDefiner,
   ) {}
 
-  start(): void {
-    void this.tick();
+  get size(): number {
+    return this.watchers.size;
+  }
+
+  /** Adds a watcher; it gets its first frame at the feed's next tick (at once when idle). */
+  add(id: number, spec: LiveWatchSpec, emit: LiveListener): void {
+    this.watchers.set(id, { spec, emit, set: undefined, epoch: undefined, gone: false });
+    if (!this.running) {
+      this.running = true;
+      void this.tick();
+    }
+  }
+
+  /** Removes a watcher; the feed stops with its last one. Returns whether it was here. */
+  remove(id: number): boolean {
+    const w = this.watchers.get(id);
+    if (w) w.gone = true;
+    const had = this.watchers.delete(id);
+    if (this.watchers.size === 0) this.stop();
+    return had;
   }
 
   stop(): void {
-    this.stopped = true;
+    for (const w of this.watchers.values()) w.gone = true;
+    this.watchers.clear();
+    this.running = false;
     if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private async tick(): Promise<void> {
-    if (this.stopped) return;
+    this.timer = undefined;
+    if (!this.running) return;
     const began = Date.now();
-    try {
-      await this.queue(async () => {
-        this.set ??= new ColumnSet(await resolvePlots(this.ctx, this.spec.plots, this.define), this.spec.rate);
-        const set = this.set;
-        set.allocate(1);
-        const result = await this.ctx.fetch(set.pmids);
-        // The source reconnected since the last frame (Result.epoch): no rate across it.
-        if (result.epoch !== this.epoch) set.restart();
-        this.epoch = result.epoch;
-        set.apply(result, 0);
-        const t = timestampToMs(result.timestamp);
-        if (!this.stopped) this.emit({ kind: 'frame', block: { t0Ms: t, t1Ms: t, stepMs: this.spec.intervalMs, timestamps: Float64Array.of(t), plots: set.plots, columns: set.columns() } });
-      });
-    } catch (e) {
-      // A failed fetch breaks the rate chain; the next good one starts afresh.
-      this.set?.restart();
-      if (!this.stopped) this.emit({ kind: 'error', error: toEngineError(e, 'live fetch') });
-    }
-    if (this.stopped) return;
-    this.timer = setTimeout(() => void this.tick(), Math.max(0, this.spec.intervalMs - (Date.now() - began)));
+    await this.queue(() => this.fetchOnce()).catch((e: unknown) => {
+      // A failed fetch breaks every rate chain; the next good one starts afresh.
+      const error = toEngineError(e, 'live fetch');
+      for (const w of this.watchers.values()) {
+        w.set?.restart();
+        w.emit({ kind: 'error', error });
+      }
+    });
+    if (!this.running) return;
+    this.timer = setTimeout(() => void this.tick(), Math.max(0, this.intervalMs - (Date.now() - began)));
   }
+
+  private async fetchOnce(): Promise<void> {
+    const current = [...this.watchers.values()];
+    for (const w of current) w.set ??= new ColumnSet(await resolvePlots(this.ctx, w.spec.plots, this.define), w.spec.rate);
+    const union = new Set<PmId>();
+    for (const w of current) for (const id of w.set?.pmids ?? []) union.add(id);
+    // Every plot an error: nothing to ask pmcd, but each chart still gets its plots and errors.
+    const result = union.size > 0 ? await this.ctx.fetch([...union]) : undefined;
+    const t = result ? timestampToMs(result.timestamp) : Date.now();
+    for (const w of current) {
+      const set = w.set;
+      // Removed while the fetch was out: nothing more for it.
+      if (!set || w.gone) continue;
+      set.allocate(1);
+      // The source reconnected since this watcher's last frame (Result.epoch): no rate across it.
+      if (result && result.epoch !== w.epoch) set.restart();
+      w.epoch = result?.epoch;
+      if (result) set.apply(result, 0);
+      w.emit({ kind: 'frame', block: frame(set, t, this.intervalMs) });
+    }
+  }
+}
+
+function frame(set: ColumnSet, t: number, stepMs: number): { t0Ms: number; t1Ms: number; stepMs: number; timestamps: Float64Array; plots: ColumnSet['plots']; columns: ReturnType<ColumnSet['columns']> } {
+  return { t0Ms: t, t1Ms: t, stepMs, timestamps: Float64Array.of(t), plots: set.plots, columns: set.columns() };
 }

@@ -15,7 +15,7 @@ import { chartData, hasValueIn, nearestIndex, sourceFacts } from './chart-series
 import { reportShownColors } from './shown-colors';
 import { ChartTooltip, Crosshair } from './chart-hover';
 import { PlotSurface } from './plot-surface';
-import { useChartSeries, type ChartWindow } from './use-chart-series';
+import { isLiveChart, useChartSeries, type ChartWindow } from './use-chart-series';
 import { ChartResizer, DEFAULT_CHART_PX } from './chart-resizer';
 import { chartColors, useTheme } from '../theme/theme';
 import type { SeriesBlock } from '../../workers/engine-types';
@@ -86,9 +86,10 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
     };
   }, []);
 
+  const liveChart = useMemo(() => isLiveChart(chart, sources), [chart, sources]);
   useEffect(() => {
-    surface?.setContent({ data, style: chart.style, yScale: chart.yScale, zone, colors, dataT0Ms: range.t0Ms, dataT1Ms: range.t1Ms });
-  }, [surface, data, chart.style, chart.yScale, zone, colors, range]);
+    surface?.setContent({ data, style: chart.style, yScale: chart.yScale, zone, colors, dataT0Ms: range.t0Ms, dataT1Ms: range.t1Ms, live: liveChart });
+  }, [surface, data, chart.style, chart.yScale, zone, colors, range, liveChart]);
 
   // Layout effect: the strip slides in the same frame as the position changes.
   useLayoutEffect(() => {

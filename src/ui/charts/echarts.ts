@@ -21,6 +21,12 @@ export class StripCanvas {
 
   constructor(el: HTMLElement) {
     this.chart = init(el, undefined, { renderer: 'canvas' });
+    // Every render below paints synchronously (setOption without lazyUpdate ends in a flush),
+    // yet zrender keeps its requestAnimationFrame loop running for ten idle frames after any
+    // change: with a few live charts redrawn each second that is a main frame every 16 ms for
+    // good. One idle frame is enough; the loop itself must stay, ECharts' progressive
+    // rendering of long series continues on it.
+    this.chart.getZr().setSleepAfterStill(1);
   }
 
   /**

@@ -38,6 +38,11 @@ export interface SurfaceContent {
   /** The range the data covers (epoch ms), NaN when there is none yet. */
   readonly dataT0Ms: number;
   readonly dataT1Ms: number;
+  /**
+   * A live chart: its data changes with every move of its window, so each move redraws
+   * anyway and a strip wider than the window would only be more pixels to paint.
+   */
+  readonly live?: boolean;
 }
 
 /** What the strip on screen was drawn for (x in zone-shifted ms). */
@@ -198,8 +203,9 @@ export class PlotSurface implements FrameClient {
     if (!c || !(plotWidth > 0) || !(this.heightPx > 0) || !Number.isFinite(this.t0Ms) || !(this.t1Ms > this.t0Ms)) return;
     const span = this.t1Ms - this.t0Ms;
     // Half a window either side at least; as far as the data goes, up to a whole window.
-    const r0Ms = Math.min(this.t0Ms - span / 2, Number.isFinite(c.dataT0Ms) ? Math.max(c.dataT0Ms, this.t0Ms - span) : Infinity);
-    const r1Ms = Math.max(this.t1Ms + span / 2, Number.isFinite(c.dataT1Ms) ? Math.min(c.dataT1Ms, this.t1Ms + span) : -Infinity);
+    // Live: a twentieth either side, enough to slide until the next frame's redraw.
+    const r0Ms = c.live ? this.t0Ms - span / 20 : Math.min(this.t0Ms - span / 2, Number.isFinite(c.dataT0Ms) ? Math.max(c.dataT0Ms, this.t0Ms - span) : Infinity);
+    const r1Ms = c.live ? this.t1Ms + span / 20 : Math.max(this.t1Ms + span / 2, Number.isFinite(c.dataT1Ms) ? Math.min(c.dataT1Ms, this.t1Ms + span) : -Infinity);
     const w0 = shiftMs(this.t0Ms, c.zone);
     const w1 = shiftMs(this.t1Ms, c.zone);
     const r0 = shiftMs(r0Ms, c.zone);

@@ -4,11 +4,20 @@
 // instead of bridging the gap. Charts subscribe to a per-chart version, as with SeriesCache.
 // A new live interval restarts the stream but keeps the rows collected so far (pmchart
 // punches them out, §1d D3); rows leave only when older than the visible history.
+// Frames are appended as they arrive, but charts hear of them once per tick: the engine
+// fetches once per source and tick and sends each chart its frame, one message each, so the
+// first frame of a burst waits COALESCE_MS for the rest and then every chart is told at once
+// (one React render, whose redraw requests the frame loop serves in the next animation frame
+// together with the DOM changes: one frame per tick). While the page is hidden nothing is
+// told; the rows collected meanwhile are drawn at once when it shows again.
 import { asEngineError, getEngine, remoteCallback } from '../engine-client';
 import type { EngineError, LiveEvent, PlotRequest, SeriesBlock, SourceHandle } from '../../workers/engine-types';
 
 /** Bound on the rows one chart keeps, whatever the history and interval. */
 const MAX_ROWS = 100_000;
+
+/** How long the first frame of a tick waits for the other charts' frames of that tick (ms). */
+const COALESCE_MS = 20;
 
 interface LiveSeries {
   key: string;
@@ -27,6 +36,9 @@ export class LiveHub {
   private readonly series = new Map<string, LiveSeries>();
   private readonly versions = new Map<string, number>();
   private readonly listeners = new Map<string, Set<() => void>>();
+  /** Charts with news not yet told, and the pending animation frame that tells them. */
+  private readonly dirty = new Set<string>();
+  private flushPending = false;
   /** Time of the newest frame of any live source (the right edge of live charts). */
   latestMs = NaN;
 
@@ -135,7 +147,21 @@ export class LiveHub {
 
   private bump(chartId: string): void {
     this.versions.set(chartId, this.version(chartId) + 1);
-    for (const fn of this.listeners.get(chartId) ?? []) fn();
+    this.dirty.add(chartId);
+    if (this.flushPending) return;
+    this.flushPending = true;
+    setTimeout(() => this.flush(), COALESCE_MS);
+  }
+
+  private flush(): void {
+    if (document.hidden) {
+      document.addEventListener('visibilitychange', () => this.flush(), { once: true });
+      return;
+    }
+    this.flushPending = false;
+    const charts = [...this.dirty];
+    this.dirty.clear();
+    for (const id of charts) for (const fn of this.listeners.get(id) ?? []) fn();
   }
 }
 
