@@ -245,3 +245,38 @@ export function sameEpoch(prev: Result, cur: Result): boolean {
 export function emptyValueSet(id: PmId, numval = 0): ValueSet {
   return { pmid: id, numval, valfmt: PM_VAL_INSITU, inst: new Int32Array(0), values: [] };
 }
+
+// ----- context vocabulary shared by archive/, replay/, pdu/ and context/ -----
+
+/** pmLookupText / pmLookupInDomText selectors. */
+export type TextKind = 'oneline' | 'help';
+
+/** Label hierarchy levels (PM_LABEL_*), with libpcp's codes. */
+export const PM_LABEL_CONTEXT = 1;
+export const PM_LABEL_DOMAIN = 2;
+export const PM_LABEL_INDOM = 4;
+export const PM_LABEL_CLUSTER = 8;
+export const PM_LABEL_ITEM = 16;
+export const PM_LABEL_INSTANCES = 32;
+export const PM_LABEL_COMPOUND = 0x40;
+export const PM_LABEL_OPTIONAL = 0x80;
+
+export interface Label {
+  readonly name: string;
+  /** JSON value text: strings keep their quotes. */
+  readonly value: string;
+  readonly flags: number;
+}
+
+/** One pmLabelSet: the JSON object text and its parsed entries. */
+export interface LabelSet {
+  /** Instance id for PM_LABEL_INSTANCES sets, else PM_IN_NULL. */
+  readonly inst: number;
+  readonly json: string;
+  readonly labels: readonly Label[];
+}
+
+/** An instance profile entry: pmAddProfile / pmDelProfile for one indom (or all). */
+export type ProfileChange =
+  | { readonly op: 'add'; readonly indom: InDom | null; readonly instances?: readonly number[] }
+  | { readonly op: 'delete'; readonly indom: InDom | null; readonly instances?: readonly number[] };

@@ -5,7 +5,7 @@
 // are dropped from the newer record (and a record left empty is dropped). A lookup at T
 // returns the newest record at or before T, so it can hold fewer sets than were written.
 import { PM_ID_NULL, type Timestamp } from '../types';
-import { PM_LABEL_COMPOUND, PM_LABEL_CONTEXT, PM_LABEL_OPTIONAL } from '../context/context';
+import { PM_LABEL_COMPOUND, PM_LABEL_CONTEXT, PM_LABEL_OPTIONAL } from '../types';
 import { compareTimestamps } from '../time/timestamp';
 import type { LabelRecord, StoredLabelSet } from './meta-records';
 

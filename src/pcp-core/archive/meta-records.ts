@@ -5,7 +5,7 @@
 // order) is meta-loader.ts's job.
 import { DecodeError, PM_ERR_LOGREC } from '../errors';
 import { decodeUnits, type Desc, type InDom, type PmId, type Timestamp } from '../types';
-import type { Label, LabelSet } from '../context/context';
+import type { Label, LabelSet } from '../types';
 import { decodeTimestampV3, decodeTimeval } from './log-format';
 import { decodeCStringAt } from '../io/cursor';
 

@@ -14,7 +14,7 @@ import {
 } from '../errors';
 import { Pmns } from '../pmns';
 import type { Desc, InDom, InstanceList, PmId, Timestamp } from '../types';
-import type { TextKind } from '../context/context';
+import type { TextKind } from '../types';
 import { IndomHistory, type IndomObservation, type InstanceLifetime } from './indom-history';
 import { LabelHistory } from './label-history';
 import {

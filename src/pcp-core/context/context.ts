@@ -2,7 +2,7 @@
 // lookups, replay modes and fetch. Derived metrics and fetchgroups are layered on top of any
 // Context and are themselves Contexts. Everything is asynchronous because a live context
 // answers over the network and an archive context reads data volumes lazily.
-import type { Desc, InDom, InstanceList, PmId, Result, Timestamp } from '../types';
+import type { Desc, InDom, InstanceList, LabelSet, PmId, ProfileChange, Result, TextKind, Timestamp } from '../types';
 
 /** pmSetMode modes, with libpcp's codes. LIVE is the only mode of a live context. */
 export const PM_MODE_LIVE = 0;
@@ -43,38 +43,10 @@ export interface PmnsChild {
   readonly leaf: boolean;
 }
 
-/** pmLookupText / pmLookupInDomText selectors. */
-export type TextKind = 'oneline' | 'help';
-
-/** Label hierarchy levels (PM_LABEL_*), with libpcp's codes. */
-export const PM_LABEL_CONTEXT = 1;
-export const PM_LABEL_DOMAIN = 2;
-export const PM_LABEL_INDOM = 4;
-export const PM_LABEL_CLUSTER = 8;
-export const PM_LABEL_ITEM = 16;
-export const PM_LABEL_INSTANCES = 32;
-export const PM_LABEL_COMPOUND = 0x40;
-export const PM_LABEL_OPTIONAL = 0x80;
-
-export interface Label {
-  readonly name: string;
-  /** JSON value text: strings keep their quotes. */
-  readonly value: string;
-  readonly flags: number;
-}
-
-/** One pmLabelSet: the JSON object text and its parsed entries. */
-export interface LabelSet {
-  /** Instance id for PM_LABEL_INSTANCES sets, else PM_IN_NULL. */
-  readonly inst: number;
-  readonly json: string;
-  readonly labels: readonly Label[];
-}
-
-/** An instance profile entry: pmAddProfile / pmDelProfile for one indom (or all). */
-export type ProfileChange =
-  | { readonly op: 'add'; readonly indom: InDom | null; readonly instances?: readonly number[] }
-  | { readonly op: 'delete'; readonly indom: InDom | null; readonly instances?: readonly number[] };
+// The vocabulary below lives in types.ts, beside the other PMAPI types, so that archive/,
+// replay/ and pdu/ can use it without importing this layer above them.
+export { PM_LABEL_CLUSTER, PM_LABEL_COMPOUND, PM_LABEL_CONTEXT, PM_LABEL_DOMAIN, PM_LABEL_INDOM, PM_LABEL_INSTANCES, PM_LABEL_ITEM, PM_LABEL_OPTIONAL } from '../types';
+export type { Label, LabelSet, ProfileChange, TextKind } from '../types';
 
 export interface Context {
   readonly source: ContextSource;

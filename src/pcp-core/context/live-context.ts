@@ -28,7 +28,7 @@ import {
   type ReplayMode,
   type TextKind,
 } from './context';
-import { InstanceProfile } from './instance-profile';
+import { InstanceProfile } from '../replay/instance-profile';
 import { LiveConnection, type ConnectionState, type LiveContextEvents, type LiveConnectionOptions } from './live-connection';
 
 export type { ConnectionEvent, ConnectionState, LiveContextEvents } from './live-connection';

@@ -47,7 +47,7 @@ import {
 } from '../types';
 import { parseUnits } from '../units';
 import { PM_LABEL_CONTEXT, PM_MODE_LIVE, type Context, type ContextSource, type LabelSet, type PmnsChild, type ProfileChange, type ReplayMode, type TextKind } from './context';
-import { InstanceProfile } from './instance-profile';
+import { InstanceProfile } from '../replay/instance-profile';
 
 export interface PmapiContextOptions {
   /** pmcd's host as pmproxy should reach it (pmNewContext's host spec), e.g. `localhost`. */

@@ -2,7 +2,7 @@
 // item, instances) and its identifier; LABEL carries label sets: fixed-size set records, each
 // followed by its label index records, then all sets' JSON text, unpadded (so len need not
 // be a multiple of 4).
-import type { Label, LabelSet } from '../context/context';
+import type { Label, LabelSet } from '../types';
 import type { Cursor } from '../io/cursor';
 import { PDU_LABEL, PDU_LABEL_REQ } from './constants';
 import { PduWriter, decodeUtf8, encodeUtf8, expectEnd, pduReader, readCount, type Pdu } from './pdu-buffer';

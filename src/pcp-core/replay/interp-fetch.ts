@@ -7,7 +7,7 @@
 import { PM_ERR_EOL, PM_ERR_LOGREC, PM_ERR_PMID_LOG, PM_ERR_TYPE } from '../errors';
 import type { AtomValue, PmId, Result, Timestamp, ValueSet } from '../types';
 import { PM_ID_NULL, PM_INDOM_NULL, PM_SEM_COUNTER, PM_SEM_DISCRETE, isNumericType } from '../types';
-import type { InstanceProfile } from '../context/instance-profile';
+import type { InstanceProfile } from './instance-profile';
 import { updateBounds, UPD_MARK_BACK, UPD_MARK_FORW, UPD_MARK_NONE, type BoundsContext, type IgnoreMarks, type ScanState, type WantList } from './interp-bounds';
 import type { MetricControl} from './interp-state';
 import { newMetricControl, S_MARK, S_SCANNED, S_UNDEFINED } from './interp-state';

@@ -4,8 +4,8 @@
 // metadata lookups on top; tests drive this directly over fixture archives.
 import { DecodeError, PM_ERR_LOGFILE, PM_ERR_LOGOVERLAP, PM_ERR_LOGREC, PM_ERR_MODE, PmError } from '../errors';
 import type { PmId, Result, Timestamp } from '../types';
-import type { ProfileChange } from '../context/context';
-import { InstanceProfile } from '../context/instance-profile';
+import type { ProfileChange } from '../types';
+import { InstanceProfile } from './instance-profile';
 import type { IgnoreMarks } from './interp-bounds';
 import { InterpEngine } from './interp-fetch';
 import { LogCursor, MODE_BACK, MODE_FORW } from './log-cursor';

@@ -5,7 +5,7 @@
 // fine-tuning pass in the opposite direction, then serial reading from wherever that left off.
 import type { AtomValue, PmId, Result, Timestamp, ValueSet } from '../types';
 import { PM_INDOM_NULL, PM_TYPE_32 } from '../types';
-import type { InstanceProfile } from '../context/instance-profile';
+import type { InstanceProfile } from './instance-profile';
 import { MODE_BACK, MODE_FORW, type Direction, type LogCursor } from './log-cursor';
 import { blockOffset, PM_VAL_INSITU, valuePairOffset, vsetNumval, vsetPmid, vsetValfmt, type LogRecord } from './log-record';
 import { setTime } from './log-seek';

@@ -4,7 +4,7 @@
 // (pdu-protocol.md §3.10); `includes` answers the same question client-side.
 import { EINVAL, PmError, PM_ERR_PROFILESPEC, pmErrStr } from '../errors';
 import { PM_INDOM_NULL, type InDom } from '../types';
-import type { ProfileChange } from './context';
+import type { ProfileChange } from '../types';
 
 export const PM_PROFILE_INCLUDE = 0;
 export const PM_PROFILE_EXCLUDE = 1;
