@@ -21,6 +21,7 @@ import { exportArchiveWindow, type ExportedArchive } from './archive-export';
 import { readView, standardViews, writeView, type ReadView, type StandardViewEntry } from './views-api';
 import type { ViewFile } from '../pcp-core/views';
 import type { TimeWindowArgs } from '../pcp-core/time';
+import { FleetApi } from './fleet-api';
 import { parsePageInterval, parsePageTimeWindow, type IntervalAnswer, type TimeWindowAnswer } from './time-window';
 
 interface Entry {
@@ -40,6 +41,8 @@ export class EngineApi {
   private nextHandle = 1;
   private readonly watches = new Map<number, { handle: SourceHandle; watch: LiveWatch }>();
   private nextWatch = 1;
+  /** pmproxy's /series store, many hosts at once (fleet-api.ts): `engine.fleet.hosts(base)` … */
+  readonly fleet = new FleetApi();
 
   /**
    * `opener` is replaceable so unit tests can open in-memory contexts. `registry` holds the
