@@ -31,7 +31,7 @@ test('the Fleet panel lists the store hosts; a fleet tab charts one metric acros
   await expect(panel).toBeVisible();
   for (const h of ['vm00', 'vm01']) await expect(panel.locator(`[data-testid=fleet-host][data-host=${h}]`)).toBeVisible();
   // Labels of the host (those all its series share) are shown with it.
-  await expect(panel.locator('[data-testid=fleet-host][data-host=vm00] .fleet-chip').first()).toBeVisible();
+  await expect(panel.locator('[data-testid=fleet-host][data-host=vm00] .fleet-chip').first()).toHaveText('hostname:vm00');
 
   // The filter narrows the list by name.
   await page.getByTestId('fleet-filter').fill('vm0');
@@ -74,6 +74,29 @@ test('the Fleet panel lists the store hosts; a fleet tab charts one metric acros
       // The store keeps microseconds; the page's times are epoch ms.
       expect(Number(await row.getAttribute('data-time-ms'))).toBeCloseTo(want.sec * 1000 + want.nsec / 1e6, 3);
       expect(Number(await row.getAttribute('data-value'))).toBe(Object.values(want.values).reduce((x, y) => x + y, 0));
+    }
+  }
+
+  // A counter, found by search, is drawn as rate() between stored samples: its own line per host.
+  await page.getByTestId('fleet-metric-search').fill('kbyte_ctr');
+  await page.getByRole('button', { name: 'Search the fleet' }).click();
+  await page.locator('[data-testid=fleet-metric][data-metric="sampledso.kbyte_ctr"]').click();
+  await expect(page.getByTestId('fleet-tab-title')).toContainText('sampledso.kbyte_ctr');
+  const [c, d] = await Promise.all([stored('multi-vm00', 'sampledso.kbyte_ctr'), stored('multi-vm01', 'sampledso.kbyte_ctr')]);
+  for (const [host, s] of [['vm00', c], ['vm01', d]] as const) {
+    const table = page.locator(`[data-testid=fleet-samples][data-host=${host}]`);
+    await expect(table.locator('summary')).toContainText('rate(sampledso.kbyte_ctr');
+    if ((await table.getAttribute('open')) === null) await table.locator('summary').click();
+    const rows = table.getByTestId('fleet-sample');
+    await expect(rows).toHaveCount(s.samples.length - 1);
+    for (let i = 1; i < s.samples.length; i++) {
+      const [p, q] = [s.samples[i - 1], s.samples[i]];
+      const dt = q.sec - p.sec + (q.nsec - p.nsec) / 1e9;
+      const want = (q.values[''] - p.values['']) / dt;
+      const row = rows.nth(i - 1);
+      expect(Number(await row.getAttribute('data-time-ms'))).toBeCloseTo(q.sec * 1000 + q.nsec / 1e6, 3);
+      // pmproxy's REST answer prints the rate with 7 significant digits (122.9462 where pmseries prints 122.946211).
+      expect(Math.abs(Number(await row.getAttribute('data-value')) - want), `${host} rate #${i}: ${await row.getAttribute('data-value')} vs ${want}`).toBeLessThanOrEqual(5e-7 + 5e-7 * Math.abs(want));
     }
   }
   await page.screenshot({ path: 'test-results/fleet-tab.png' });

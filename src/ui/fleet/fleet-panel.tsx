@@ -85,6 +85,11 @@ export function FleetPanel() {
                 <span key={t} className="fleet-chip" title={t}>{t}</span>
               ))}
             </div>
+            {h.sources.length > 0 && (
+              <div className="fleet-sources muted" title={h.sources.flatMap((x) => x.names).join('\n')}>
+                from {h.sources.flatMap((x) => x.names).filter((n) => n !== h.hostname).join(', ') || h.hostname}
+              </div>
+            )}
           </li>
         ))}
       </ul>

@@ -16,9 +16,9 @@ describe('fleet panel state', () => {
     expect(filterHosts(hosts, 'vm00 groupid')).toEqual([]);
   });
 
-  it('shows labels other than hostname as name:value', () => {
-    expect(labelTexts(hosts[0])).toEqual(['machineid:abc', 'agent:sample']);
-    expect(labelTexts(hosts[1])).toEqual(['groupid:1000']);
+  it('shows every label as name:value', () => {
+    expect(labelTexts(hosts[0])).toEqual(['hostname:vm00', 'machineid:abc', 'agent:sample']);
+    expect(labelTexts(hosts[1])).toEqual(['hostname:smash', 'groupid:1000']);
   });
 
   it('reads back the UTC text it writes, and rejects other text', () => {

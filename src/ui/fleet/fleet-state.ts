@@ -62,11 +62,9 @@ export function filterHosts(hosts: readonly FleetHost[], filter: string): FleetH
   });
 }
 
-/** `label:value` texts for display (hostname left out: it is the row's name). */
+/** `label:value` texts for display (hostname included: it is a label like the others). */
 export function labelTexts(h: FleetHost): string[] {
-  return Object.entries(h.labels)
-    .filter(([k]) => k !== 'hostname')
-    .map(([k, v]) => `${k}:${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  return Object.entries(h.labels).map(([k, v]) => `${k}:${typeof v === 'string' ? v : JSON.stringify(v)}`);
 }
 
 /** "YYYY-MM-DD HH:MM:SS" in UTC, the fleet tab's window text. */
