@@ -82,6 +82,7 @@ test('the Fleet panel lists the store hosts; a fleet tab charts one metric acros
   await page.getByRole('button', { name: 'Search the fleet' }).click();
   await page.locator('[data-testid=fleet-metric][data-metric="sampledso.kbyte_ctr"]').click();
   await expect(page.getByTestId('fleet-tab-title')).toContainText('sampledso.kbyte_ctr');
+  await expect(page.locator('[data-testid=fleet-legend-host][data-host=vm01]')).toContainText('counter · Kbyte / sec');
   const [c, d] = await Promise.all([stored('multi-vm00', 'sampledso.kbyte_ctr'), stored('multi-vm01', 'sampledso.kbyte_ctr')]);
   for (const [host, s] of [['vm00', c], ['vm01', d]] as const) {
     const table = page.locator(`[data-testid=fleet-samples][data-host=${host}]`);

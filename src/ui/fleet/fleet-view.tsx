@@ -9,6 +9,7 @@ import { cycleColor } from '../charts/palette';
 import { asEngineError, describeError, getEngine } from '../engine-client';
 import type { EngineError } from '../../workers/engine-types';
 import type { FleetChartAnswer } from '../../workers/fleet-api';
+import { useDash } from '../store';
 import { fleetBase } from './fleet-panel';
 import { formatUtc, parseUtc, setFleet, useFleet, type FleetAggregate, type FleetTab } from './fleet-state';
 
@@ -19,15 +20,27 @@ function lineLabel(host: string, name: string, hostsWithMany: boolean): string {
   return hostsWithMany && name !== '' ? `${host} ${name}` : host;
 }
 
+/** Line colours in drawing order: host by host, line by line (the legend uses the same). */
+function lineColors(answer: FleetChartAnswer): string[][] {
+  let n = 0;
+  return answer.hosts.map((h) => h.lines.map(() => cycleColor(n++)));
+}
+
+/** The unit of what is drawn: a counter under rate() is per second. */
+function drawnUnits(h: FleetChartAnswer['hosts'][number]): string {
+  const units = h.units === 'none' ? '' : h.units;
+  return h.expr.includes('rate(') ? `${units || 'count'} / sec` : units;
+}
+
 function chartOption(answer: FleetChartAnswer, tab: FleetTab): ChartOption {
   const series: NonNullable<ChartOption['series']> = [];
-  let n = 0;
-  for (const h of answer.hosts) {
+  const colors = lineColors(answer);
+  for (const [k, h] of answer.hosts.entries()) {
     const many = h.lines.length > 1 || tab.aggregate === 'none';
-    for (const l of h.lines) {
+    for (const [j, l] of h.lines.entries()) {
       const data: Array<[number, number | null]> = [];
       for (let i = 0; i < l.timesMs.length; i++) data.push([l.timesMs[i], Number.isNaN(l.values[i]) ? null : l.values[i]]);
-      series.push({ type: 'line', name: lineLabel(h.host, l.name, many), data, showSymbol: data.length < 60, symbolSize: 4, lineStyle: { width: 1.5 }, color: cycleColor(n++), animation: false });
+      series.push({ type: 'line', name: lineLabel(h.host, l.name, many), data, showSymbol: data.length < 60, symbolSize: 4, lineStyle: { width: 1.5 }, color: colors[k][j], animation: false });
     }
   }
   return {
@@ -99,6 +112,9 @@ export function FleetView() {
   const [fromText, setFromText] = useState(() => (tab ? formatUtc(tab.startMs) : ''));
   const [toText, setToText] = useState(() => (tab ? formatUtc(tab.finishMs) : ''));
   const bodyRef = useRef<HTMLDivElement>(null);
+  const positionMs = useDash((s) => s.positionMs);
+  const windowMs = useDash((s) => s.windowMs);
+  const timeBarWindow = Number.isFinite(positionMs) && windowMs > 0 ? { startMs: positionMs - windowMs, finishMs: positionMs } : undefined;
   const ids = { glob: useId(), agg: useId(), from: useId(), to: useId() };
 
   useEffect(() => {
@@ -180,20 +196,26 @@ export function FleetView() {
         <label htmlFor={ids.to}>To (UTC)</label>
         <input id={ids.to} type="text" data-testid="fleet-to" value={toText} onChange={(e) => setToText(e.target.value)} />
         <button type="submit" data-testid="fleet-apply">Show window</button>
+        {timeBarWindow && (
+          <button type="button" title="The window of the time bar below (the open archive's)" onClick={() => { setFromText(formatUtc(timeBarWindow.startMs)); setToText(formatUtc(timeBarWindow.finishMs)); setWindowError(undefined); update(timeBarWindow); }}>
+            Time bar's window
+          </button>
+        )}
         {busy && <span className="muted" data-testid="fleet-busy">querying pmproxy…</span>}
       </form>
       {chartError && <div className="fleet-error" role="alert" data-testid="fleet-chart-error">{describeError(chartError)}</div>}
       {answer && tab.metric !== '' && (
         <>
           <div className="fleet-legend" data-testid="fleet-legend">
-            {answer.hosts.map((h) => (
+            {answer.hosts.map((h, k) => (
               <span key={h.host} data-testid="fleet-legend-host" data-host={h.host}>
-                <b>{h.host}</b>: {h.error ? <span className="fleet-error">{describeError(h.error)}</span> : `${h.lines.reduce((n, l) => n + l.timesMs.length, 0)} samples${h.semantics ? ` · ${h.semantics}` : ''}${h.units ? ` · ${h.units}` : ''}`}
+                {lineColors(answer)[k].map((c, j) => <span key={j} className="fleet-swatch" style={{ background: c }} />)}
+                <b>{h.host}</b>: {h.error ? <span className="fleet-error">{describeError(h.error)}</span> : `${h.lines.reduce((n, l) => n + l.timesMs.length, 0)} samples${h.semantics ? ` · ${h.semantics}` : ''}${drawnUnits(h) ? ` · ${drawnUnits(h)}` : ''}`}
               </span>
             ))}
           </div>
-          <FleetChart answer={answer} tab={tab} />
-          <SamplesTable answer={answer} tab={tab} />
+          <FleetChart answer={answer} tab={result?.tab ?? tab} />
+          <SamplesTable answer={answer} tab={result?.tab ?? tab} />
         </>
       )}
     </div>
