@@ -100,6 +100,10 @@ test('the Fleet panel lists the store hosts; a fleet tab charts one metric acros
       expect(Math.abs(Number(await row.getAttribute('data-value')) - want), `${host} rate #${i}: ${await row.getAttribute('data-value')} vs ${want}`).toBeLessThanOrEqual(5e-7 + 5e-7 * Math.abs(want));
     }
   }
+  // The heatmap has a row per host, with as many filled columns as its samples fall in (2 s apart).
+  for (const [host, s] of [['vm00', c], ['vm01', d]] as const) {
+    await expect(page.locator(`[data-testid=fleet-heat-row][data-host=${host}]`)).toHaveAttribute('data-filled', String(s.samples.length - 1));
+  }
   await page.screenshot({ path: 'test-results/fleet-tab.png' });
   expect(errors).toEqual([]);
 });

@@ -11,6 +11,7 @@ import type { EngineError } from '../../workers/engine-types';
 import type { FleetChartAnswer } from '../../workers/fleet-api';
 import { useDash } from '../store';
 import { fleetBase } from './fleet-panel';
+import { FleetHeatmap } from './fleet-heatmap';
 import { formatUtc, parseUtc, setFleet, useFleet, type FleetAggregate, type FleetTab } from './fleet-state';
 
 /** Most sample rows listed per line under the chart (the chart has them all). */
@@ -215,6 +216,7 @@ export function FleetView() {
             ))}
           </div>
           <FleetChart answer={answer} tab={result?.tab ?? tab} />
+          <FleetHeatmap answer={answer} startMs={(result?.tab ?? tab).startMs} finishMs={(result?.tab ?? tab).finishMs} />
           <SamplesTable answer={answer} tab={result?.tab ?? tab} />
         </>
       )}
