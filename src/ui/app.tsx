@@ -20,6 +20,9 @@ import { MenuBar, NoticesList } from './menu/menu-bar';
 import { ShortcutSheet } from './menu/shortcut-sheet';
 import { isSheetKey } from './menu/shortcuts';
 import { EmptyState } from './sources/empty-state';
+import { FleetPanel } from './fleet/fleet-panel';
+import { FleetView } from './fleet/fleet-view';
+import { useFleet } from './fleet/fleet-state';
 
 function Header() {
   const zone = useZone();
@@ -55,6 +58,7 @@ export function App() {
   const [sheet, setSheet] = useState(false);
   const closeSheet = useCallback(() => setSheet(false), []);
   // Nothing open or opening: the middle says what to do instead of showing empty charts.
+  const fleetTab = useFleet((s) => s.tab !== undefined);
   const nothingOpen = useDash((s) => !s.sources.some((x) => x.status === 'ready' || x.status === 'opening'));
 
   useEffect(() => startPlayback(), []);
@@ -96,9 +100,12 @@ export function App() {
         <aside className="side">
           <SourceList zone={zone} />
           <MetricBrowser />
+          <FleetPanel />
         </aside>
         <section className="center">
-          {nothingOpen ? (
+          {fleetTab ? (
+            <FleetView />
+          ) : nothingOpen ? (
             <EmptyState onShortcuts={() => setSheet(true)} />
           ) : (
             <>

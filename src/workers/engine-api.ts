@@ -24,6 +24,8 @@ import { exportArchiveWindow, type ExportedArchive } from './archive-export';
 import { readView, standardViews, writeView, type ReadView, type StandardViewEntry } from './views-api';
 import type { ViewFile } from '../pcp-core/views';
 import type { TimeWindowArgs } from '../pcp-core/time';
+import { FleetApi, type FleetChartAnswer, type FleetChartRequest } from './fleet-api';
+import type { FleetHost } from '../pcp-core/fleet';
 import { parsePageInterval, parsePageTimeWindow, type IntervalAnswer, type TimeWindowAnswer } from './time-window';
 
 interface Entry {
@@ -52,6 +54,8 @@ export class EngineApi {
   /** Watch id → the key of its feed. */
   private readonly watches = new Map<number, string>();
   private nextWatch = 1;
+  /** pmproxy's /series store, many hosts at once (fleet-api.ts). */
+  private readonly fleet = new FleetApi();
 
   /**
    * `opener` is replaceable so unit tests can open in-memory contexts. `registry` holds the
@@ -259,6 +263,26 @@ export class EngineApi {
   /** PCP time syntax (-S/-T/-O) against [startMs, endMs] in zone `tz` (time-window.ts). */
   parseTimeWindow(args: TimeWindowArgs, startMs: number, endMs: number, tz: string): Promise<TimeWindowAnswer> {
     return boundary('time window', () => Promise.resolve(parsePageTimeWindow(args, startMs, endMs, tz)));
+  }
+
+  /** Resolves when `pmproxyBase` answers /series/ping (fleet-api.ts). */
+  fleetPing(pmproxyBase: string): Promise<void> {
+    return this.fleet.ping(pmproxyBase);
+  }
+
+  /** The store's hosts with their labels and sources. */
+  fleetHosts(pmproxyBase: string): Promise<FleetHost[]> {
+    return this.fleet.hosts(pmproxyBase);
+  }
+
+  /** Metric names across the store matching a glob. */
+  fleetMetrics(pmproxyBase: string, glob: string): Promise<string[]> {
+    return this.fleet.metrics(pmproxyBase, glob);
+  }
+
+  /** One metric across hosts over a window: stored samples, one line per host (or instance). */
+  fleetChart(pmproxyBase: string, request: FleetChartRequest): Promise<FleetChartAnswer> {
+    return this.fleet.chart(pmproxyBase, request);
   }
 
   /** pmParseInterval text in ms, for `?t=`. */
