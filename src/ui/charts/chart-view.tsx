@@ -10,6 +10,7 @@ import type { DisplayZone } from '../time/zone';
 import { describeError } from '../engine-client';
 import { ChartLegend } from './chart-legend';
 import { ChartStatsTable } from './chart-stats-table';
+import { HeatmapPlot } from './heatmap-plot';
 import { EMPTY_STATS, seriesStats, topSeriesKeys } from './window-stats';
 import { chartData, hasValueIn, nearestIndex, sourceFacts } from './chart-series';
 import { reportShownColors } from './shown-colors';
@@ -53,6 +54,7 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
   const facts = useMemo(() => sourceFacts(chart, sources), [chart, sources]);
   const full = useMemo(() => chartData(chart, blocks, hosts, facts), [chart, blocks, hosts, facts]);
   const percent = chart.style === 'utilization';
+  const heatmap = chart.style === 'heatmap';
   // Statistics over the visible window, only when the table or the top-N filter needs them.
   const stats = useMemo(() => (chart.legendTable || chart.topN ? seriesStats(full.series, win.t0Ms, win.t1Ms, percent) : EMPTY_STATS), [chart.legendTable, chart.topN, full, win.t0Ms, win.t1Ms, percent]);
   const kept = useMemo(() => (chart.topN ? topSeriesKeys(full.series, stats, chart.topN) : undefined), [chart.topN, full, stats]);
@@ -88,8 +90,9 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
 
   const liveChart = useMemo(() => isLiveChart(chart, sources), [chart, sources]);
   useEffect(() => {
-    surface?.setContent({ data, style: chart.style, yScale: chart.yScale, zone, colors, dataT0Ms: range.t0Ms, dataT1Ms: range.t1Ms, live: liveChart });
-  }, [surface, data, chart.style, chart.yScale, zone, colors, range, liveChart]);
+    // A heatmap draws itself (heatmap-plot.tsx); the strip under it stays empty.
+    surface?.setContent({ data: heatmap ? { ...data, series: [] } : data, style: heatmap ? 'line' : chart.style, yScale: chart.yScale, zone, colors, dataT0Ms: range.t0Ms, dataT1Ms: range.t1Ms, live: liveChart });
+  }, [surface, data, heatmap, chart.style, chart.yScale, zone, colors, range, liveChart]);
 
   // Layout effect: the strip slides in the same frame as the position changes.
   useLayoutEffect(() => {
@@ -170,7 +173,8 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
         <Crosshair surface={surface} t0Ms={win.t0Ms} t1Ms={win.t1Ms} color={colors.pointer} />
         {drag && Math.abs(drag.x1 - drag.x0) >= 5 && <div className="zoom-band" data-testid="zoom-band" style={{ left: Math.min(drag.x0, drag.x1), width: Math.abs(drag.x1 - drag.x0) }} />}
         {overlay && <div className="chart-overlay" data-testid="chart-overlay">{overlay}</div>}
-        <ChartTooltip chartId={chart.id} surface={surface} series={data.series} percent={chart.style === 'utilization'} zone={zone} t0Ms={win.t0Ms} t1Ms={win.t1Ms} />
+        {heatmap && <HeatmapPlot chart={chart} series={data.series} t0Ms={win.t0Ms} t1Ms={win.t1Ms} zone={zone} />}
+        {!heatmap && <ChartTooltip chartId={chart.id} surface={surface} series={data.series} percent={chart.style === 'utilization'} zone={zone} t0Ms={win.t0Ms} t1Ms={win.t1Ms} />}
       </div>
       {(data.problems.length > 0 || errors.length > 0) && (
         <ul className="chart-problems" data-testid="chart-problems">
@@ -178,8 +182,8 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
           {errors.map((e) => <li key={e.sourceId}>{describeError(e.error)}</li>)}
         </ul>
       )}
-      {chart.legend && !chart.legendTable && <ChartLegend chartId={chart.id} series={data.series} positionMs={win.t1Ms} percent={percent} />}
-      {chart.legend && chart.legendTable && <ChartStatsTable chart={chart} series={data.series} stats={stats} positionMs={win.t1Ms} percent={percent} filtered={full.series.length - data.series.length} />}
+      {chart.legend && !heatmap && !chart.legendTable && <ChartLegend chartId={chart.id} series={data.series} positionMs={win.t1Ms} percent={percent} />}
+      {chart.legend && !heatmap && chart.legendTable && <ChartStatsTable chart={chart} series={data.series} stats={stats} positionMs={win.t1Ms} percent={percent} filtered={full.series.length - data.series.length} />}
       <ChartResizer chartId={chart.id} title={title || 'Untitled chart'} heightPx={chart.heightPx ?? DEFAULT_CHART_PX} onDrag={setHeight} />
     </section>
   );

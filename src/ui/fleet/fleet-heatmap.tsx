@@ -1,20 +1,12 @@
 // The fleet heatmap: hosts × time for the tab's metric, each cell the mean of the host's
-// stored samples in that column (heatmap-bins.ts), light to dark over the range of all cells;
+// stored samples in that column (charts/heatmap-cells.ts), light to dark over the range of all cells;
 // an empty cell (no sample) stays blank. A canvas per row keeps 100 hosts cheap to draw.
 import { useEffect, useRef } from 'react';
 import type { FleetChartAnswer } from '../../workers/fleet-api';
-import { heatmapRange, heatmapRows, type HeatmapRow } from './heatmap-bins';
+import { heatmapRange, heatmapRows, heatShade as shade, type HeatmapRow } from '../charts/heatmap-cells';
 
 const COLUMNS = 120;
 const ROW_PX = 16;
-
-/** Light blue to dark blue (ColorBrewer "Blues" ends) at f in [0, 1]. */
-function shade(f: number): string {
-  const lo = [222, 235, 247];
-  const hi = [8, 48, 107];
-  const c = lo.map((a, i) => Math.round(a + (hi[i] - a) * f));
-  return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
-}
 
 function HeatRow({ row, range }: { row: HeatmapRow; range: [number, number] | undefined }) {
   const ref = useRef<HTMLCanvasElement>(null);

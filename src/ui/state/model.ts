@@ -39,8 +39,8 @@ export interface SourceEntry {
 }
 
 /** pmchart's chart styles; 'stacked-area' is pmchart's "stacking". */
-export type ChartStyle = 'line' | 'area' | 'stacked-area' | 'bar' | 'stacked-bar' | 'utilization';
-export const CHART_STYLES: readonly ChartStyle[] = ['line', 'area', 'stacked-area', 'bar', 'stacked-bar', 'utilization'];
+export type ChartStyle = 'line' | 'area' | 'stacked-area' | 'bar' | 'stacked-bar' | 'utilization' | 'heatmap';
+export const CHART_STYLES: readonly ChartStyle[] = ['line', 'area', 'stacked-area', 'bar', 'stacked-bar', 'utilization', 'heatmap'];
 
 export type YScale = { readonly mode: 'auto' } | { readonly mode: 'fixed'; readonly min: number; readonly max: number };
 
@@ -84,6 +84,8 @@ export interface ChartSpec {
   readonly legendTable?: boolean;
   /** Draw only each plot's `n` instances with the largest avg or max over the visible window. */
   readonly topN?: { readonly n: number; readonly by: 'avg' | 'max' };
+  /** Heatmap charts: each cell the largest sample in it (default) or their mean. */
+  readonly heatmapAgg?: 'avg' | 'max';
 }
 
 export interface TabSpec {

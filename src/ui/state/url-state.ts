@@ -49,6 +49,8 @@ export interface SnapshotChart {
   readonly table?: boolean;
   /** Each plot's top n instances by avg or max over the window. */
   readonly top?: { readonly n: number; readonly by: 'avg' | 'max' };
+  /** A heatmap's cell aggregation, when not the default (max). */
+  readonly agg?: 'avg';
 }
 
 export interface SnapshotTime {
@@ -121,7 +123,7 @@ export function takeSnapshot(st: SnapshotInput): DashSnapshot {
         ...(p.optional && { optional: true }),
       }));
       const hidden = c.plots.flatMap((p, i) => c.hidden.filter((k) => k.startsWith(seriesKey(p.id, ''))).map((k) => [i, k.slice(seriesKey(p.id, '').length)] as const));
-      return [{ title: c.title, style: c.style, yScale: c.yScale, legend: c.legend, rate: c.rate, plots, hidden, ...(c.heightPx !== undefined && { height: c.heightPx }), ...(c.legendTable && { table: true }), ...(c.topN && { top: c.topN }) }];
+      return [{ title: c.title, style: c.style, yScale: c.yScale, legend: c.legend, rate: c.rate, plots, hidden, ...(c.heightPx !== undefined && { height: c.heightPx }), ...(c.legendTable && { table: true }), ...(c.topN && { top: c.topN }), ...(c.heatmapAgg === 'avg' && { agg: 'avg' as const }) }];
     }),
   }));
   const finite = (x: number): number | undefined => (Number.isFinite(x) ? x : undefined);
@@ -301,7 +303,7 @@ export function restoreSnapshot(input: unknown): RestoreResult {
       const height = num(c.height);
       const top = isObj(c.top) ? num(c.top.n) : undefined;
       const by = isObj(c.top) && (c.top.by === 'avg' || c.top.by === 'max') ? c.top.by : undefined;
-      return [{ title: str(c.title) ?? '', style, yScale: restoreYScale(c.yScale), legend: bool(c.legend, true), rate: bool(c.rate, true), plots, hidden, ...(height !== undefined && height >= 40 && height <= 2000 && { height: Math.round(height) }), ...(c.table === true && { table: true }), ...(top !== undefined && by !== undefined && Number.isInteger(top) && top >= 1 && top <= 1000 && { top: { n: top, by } }) }];
+      return [{ title: str(c.title) ?? '', style, yScale: restoreYScale(c.yScale), legend: bool(c.legend, true), rate: bool(c.rate, true), plots, hidden, ...(height !== undefined && height >= 40 && height <= 2000 && { height: Math.round(height) }), ...(c.table === true && { table: true }), ...(top !== undefined && by !== undefined && Number.isInteger(top) && top >= 1 && top <= 1000 && { top: { n: top, by } }), ...(c.agg === 'avg' && { agg: 'avg' as const }) }];
     });
     return [{ label: str(t.label) ?? `Tab ${ti + 1}`, charts }];
   });
@@ -353,7 +355,7 @@ export function snapshotLayout(s: DashSnapshot, sourceIds: readonly (string | un
         plots.push(plot);
         for (const [pi, inst] of c.hidden) if (pi === i) hidden.push(seriesKey(plot.id, inst));
       });
-      charts[cid] = { id: cid, title: c.title, style: c.style, yScale: c.yScale, legend: c.legend, rate: c.rate, plots, hidden, ...(c.height !== undefined && { heightPx: c.height }), ...(c.table && { legendTable: true }), ...(c.top && { topN: c.top }) };
+      charts[cid] = { id: cid, title: c.title, style: c.style, yScale: c.yScale, legend: c.legend, rate: c.rate, plots, hidden, ...(c.height !== undefined && { heightPx: c.height }), ...(c.table && { legendTable: true }), ...(c.top && { topN: c.top }), ...(c.agg && { heatmapAgg: c.agg }) };
       return cid;
     });
     return { id, label: t.label, chartIds };

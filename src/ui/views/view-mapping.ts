@@ -55,6 +55,8 @@ const STYLE_FROM_VIEW: Readonly<Record<ViewChartStyle, ChartStyle>> = {
 };
 const STYLE_TO_VIEW: Readonly<Record<ChartStyle, ViewChartStyle>> = {
   line: 'line', bar: 'bar', 'stacked-area': 'stacking', 'stacked-bar': 'stacking', area: 'area', utilization: 'utilization',
+  // pmchart has no heatmap: a line chart for pmchart, the style kept in pmdash's comment.
+  heatmap: 'line',
 };
 
 function instancesFromView(i: ViewInstances, extras: PlotExtras | undefined): InstanceSelector {
@@ -199,7 +201,7 @@ export function dashboardToView(tabs: readonly TabSpec[], charts: Readonly<Recor
 
 function chartToView(c: ChartSpec, withHosts: boolean, hostOf: (id: string) => string): ViewChart {
   const extras: ChartExtras = {};
-  if (c.style === 'stacked-bar') extras.style = c.style;
+  if (c.style === 'stacked-bar' || c.style === 'heatmap') extras.style = c.style;
   if (!c.rate) extras.rate = false;
   const hidden = c.plots.flatMap((p, i) => c.hidden.filter((k) => k.startsWith(seriesKey(p.id, ''))).map((k): [number, string] => [i, k.slice(seriesKey(p.id, '').length)]));
   if (hidden.length > 0) extras.hidden = hidden;

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { heatmapRange, heatmapRows } from './heatmap-bins';
+import { heatmapRange, heatmapRows } from './heatmap-cells';
 
 const line = (times: number[], values: number[]) => ({ timesMs: Float64Array.from(times), values: Float64Array.from(values) });
 
-describe('fleet heatmap bins', () => {
+describe('heatmap cells', () => {
+  it('takes the largest sample of each cell when asked', () => {
+    const rows = heatmapRows([{ host: 'a', lines: [line([0, 100, 250, 999], [1, 3, 10, 7])] }], 0, 1000, 4, 'max');
+    expect(Array.from(rows[0]?.cells ?? [])).toEqual([3, 10, NaN, 7]);
+  });
+
   it('averages samples per column and leaves columns without samples empty', () => {
     const rows = heatmapRows([{ host: 'a', lines: [line([0, 100, 250, 999], [1, 3, 10, 7])] }], 0, 1000, 4);
     expect(Array.from(rows[0].cells)).toEqual([2, 10, NaN, 7]);
