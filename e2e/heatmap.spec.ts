@@ -4,7 +4,7 @@
 // plot's pixels and the window's samples, the aggregation named; a hovered cell's value is
 // the largest (then the mean) of pmval's values for that interface in the cell's span.
 import { execFileSync } from 'node:child_process';
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { chart, dropFiles, labelStartMs, openApp, QA, setIntervalSec, setPosition, source } from './dash';
 
 const ARCH = `${QA}/20180416.10.00`;
@@ -24,7 +24,7 @@ function pmvalSeries(inst: string, fromMs: number, n: number): number[] {
     .slice(0, n);
 }
 
-async function hoverCell(page: import('@playwright/test').Page, c: Locator, fx: number, row: number, rows: number): Promise<Locator> {
+async function hoverCell(page: Page, c: Locator, fx: number, row: number, rows: number): Promise<Locator> {
   const area = c.locator('.heatmap-area');
   const box = await area.boundingBox();
   if (!box) throw new Error('no heatmap area');
