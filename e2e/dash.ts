@@ -129,3 +129,19 @@ export function labelSpanMs(archive: string): { startMs: number; endMs: number }
 export function labelStartMs(archive: string): number {
   return labelSpanMs(archive).startMs;
 }
+
+/**
+ * From the default page: drops an archive's files, waits for the source, and charts `metric`
+ * in a new chart from the metric browser; returns that chart.
+ */
+export async function dropAndChart(page: Page, files: readonly string[], sourceLabel: string, metric: string): Promise<Locator> {
+  await openApp(page);
+  await dropFiles(page, files);
+  await expect(source(page, sourceLabel)).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await page.getByTestId('metric-search').fill(metric);
+  await page.locator(`[data-testid="pmns-row"][data-path="${metric}"]`).click();
+  await page.getByTestId('metric-details').getByTestId('add-new-chart').click();
+  const c = chart(page, metric);
+  await expect(c).toBeVisible();
+  return c;
+}

@@ -5,7 +5,7 @@
 // the largest (then the mean) of pmval's values for that interface in the cell's span.
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { chart, dropFiles, labelStartMs, openApp, QA, setIntervalSec, setPosition, source } from './dash';
+import { dropAndChart, labelStartMs, QA, setIntervalSec, setPosition } from './dash';
 
 const ARCH = `${QA}/20180416.10.00`;
 const ARCH_FILES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${ARCH}.${s}`);
@@ -38,13 +38,7 @@ async function hoverCell(page: Page, c: Locator, fx: number, row: number, rows: 
 }
 
 test('a heatmap of a per-interface rate: rows per instance, cells equal the max (and mean) of pmval\'s values in their span', async ({ page }) => {
-  await openApp(page);
-  await dropFiles(page, ARCH_FILES);
-  await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
-  await page.getByTestId('metric-search').fill(METRIC);
-  await page.locator(`[data-testid="pmns-row"][data-path="${METRIC}"]`).click();
-  await page.getByTestId('metric-details').getByTestId('add-new-chart').click();
-  const c = chart(page, METRIC);
+  const c = await dropAndChart(page, ARCH_FILES, '20180416.10.00', METRIC);
   await expect.poll(() => c.getByTestId('legend-item').count()).toBeGreaterThanOrEqual(5);
   await setIntervalSec(page, STEP_S);
   await page.getByTestId('window').selectOption('60');

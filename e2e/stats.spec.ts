@@ -5,7 +5,7 @@
 // three busiest interfaces.
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Locator } from '@playwright/test';
-import { chart, dropFiles, labelStartMs, openApp, QA, setIntervalSec, setPosition, source } from './dash';
+import { dropAndChart, labelStartMs, QA, setIntervalSec, setPosition } from './dash';
 
 const ARCH = `${QA}/20180416.10.00`;
 const ARCH_FILES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${ARCH}.${s}`);
@@ -30,13 +30,7 @@ function pmvalRows(fromMs: number, n: number): Map<string, number[]> {
 const stat = async (row: Locator, id: string): Promise<number> => Number(await row.getByTestId(id).getAttribute('data-value'));
 
 test('the legend as a table: min/max/avg/last over the window are pmval\'s, sortable, with a top-N filter', async ({ page }) => {
-  await openApp(page);
-  await dropFiles(page, ARCH_FILES);
-  await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
-  await page.getByTestId('metric-search').fill(METRIC);
-  await page.locator(`[data-testid="pmns-row"][data-path="${METRIC}"]`).click();
-  await page.getByTestId('metric-details').getByTestId('add-new-chart').click();
-  const c = chart(page, METRIC);
+  const c = await dropAndChart(page, ARCH_FILES, '20180416.10.00', METRIC);
   // Every instance the archive ever lists (pmGetInDomArchive): more than pmval shows at any one time.
   await expect.poll(() => c.getByTestId('legend-item').count()).toBeGreaterThanOrEqual(5);
   await setIntervalSec(page, STEP_S);

@@ -239,20 +239,14 @@ export class PlotSurface implements FrameClient {
     this.drawRightAxis(y2, c);
   }
 
-  private drawRightAxis(y: YAxisScale | undefined, c: SurfaceContent): void {
-    this.y2 = y;
-    const label = c.data.right?.label ?? '';
-    if (!y) {
-      this.yAxis2.replaceChildren();
-      delete this.yAxis2.dataset.units;
-      return;
-    }
+  /** An axis's tick labels and rotated units title (left `y`, right `y2`), at the plot area's heights. */
+  private axisLabels(y: YAxisScale, c: SurfaceContent, id: 'y' | 'y2', units: string): { labels: HTMLElement[]; name: HTMLElement } {
     const a = this.plotArea();
     const at = (v: number): number => a.top + (1 - (v - y.min) / (y.max - y.min)) * a.height;
     const labels = y.ticks.map((v) => {
       const s = document.createElement('span');
       s.className = 'y-tick';
-      s.dataset.testid = 'y2-tick';
+      s.dataset.testid = `${id}-tick`;
       s.dataset.value = String(v);
       s.style.top = `${at(v)}px`;
       s.style.color = c.colors.axisText;
@@ -261,10 +255,22 @@ export class PlotSurface implements FrameClient {
     });
     const name = document.createElement('span');
     name.className = 'y-name';
-    name.dataset.testid = 'y2-units';
+    name.dataset.testid = `${id}-units`;
     name.style.top = `${a.top + a.height / 2}px`;
     name.style.color = c.colors.axisName;
-    name.textContent = label;
+    name.textContent = units;
+    return { labels, name };
+  }
+
+  private drawRightAxis(y: YAxisScale | undefined, c: SurfaceContent): void {
+    this.y2 = y;
+    const label = c.data.right?.label ?? '';
+    if (!y) {
+      this.yAxis2.replaceChildren();
+      delete this.yAxis2.dataset.units;
+      return;
+    }
+    const { labels, name } = this.axisLabels(y, c, 'y2', label);
     this.yAxis2.replaceChildren(...labels, name);
     this.yAxis2.dataset.units = label;
     this.yAxis2.dataset.min = String(y.min);
@@ -277,22 +283,7 @@ export class PlotSurface implements FrameClient {
     if (same) return;
     const a = this.plotArea();
     const at = (v: number): number => a.top + (1 - (v - y.min) / (y.max - y.min)) * a.height;
-    const labels = y.ticks.map((v) => {
-      const s = document.createElement('span');
-      s.className = 'y-tick';
-      s.dataset.testid = 'y-tick';
-      s.dataset.value = String(v);
-      s.style.top = `${at(v)}px`;
-      s.style.color = c.colors.axisText;
-      s.textContent = formatValue(v);
-      return s;
-    });
-    const name = document.createElement('span');
-    name.className = 'y-name';
-    name.dataset.testid = 'y-units';
-    name.style.top = `${a.top + a.height / 2}px`;
-    name.style.color = c.colors.axisName;
-    name.textContent = c.data.scale.label;
+    const { labels, name } = this.axisLabels(y, c, 'y', c.data.scale.label);
     this.yAxis.replaceChildren(...labels, name);
     this.yAxis.dataset.units = c.data.scale.label;
     this.yAxis.dataset.color = c.colors.axisText;
