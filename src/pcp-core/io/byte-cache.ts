@@ -1,14 +1,19 @@
 // A least-recently-used cache of byte blocks bounded by their total size: decoded xz blocks
 // (xz-source.ts) and HTTP blocks (http-source.ts). Reads near each other hit the same block;
-// memory stays bounded however many volumes are open. The newest entry is always kept, even
-// when it alone exceeds the budget (a 100 MB single-block volume), so a read can be served.
+// memory stays bounded however many volumes are open. The newest `keep` entries are always
+// kept, even when they alone exceed the budget (a 100 MB single-block volume), so a read can
+// be served — and, with keep = 2, replay across the seam of two such volumes (the record
+// before a time in one, the one after in the next) does not decode them again and again.
 
 export class ByteCache {
   /** Map order is recency order: first = least recently used. */
   private readonly entries = new Map<string, Uint8Array>();
   private total = 0;
 
-  constructor(private budget: number) {}
+  constructor(
+    private budget: number,
+    private readonly keep = 1,
+  ) {}
 
   get budgetBytes(): number {
     return this.budget;
@@ -18,7 +23,7 @@ export class ByteCache {
   resize(budgetBytes: number): void {
     this.budget = budgetBytes;
     for (const [oldest, bytes] of this.entries) {
-      if (this.total <= this.budget) break;
+      if (this.total <= this.budget || this.entries.size <= this.keep) break;
       this.entries.delete(oldest);
       this.total -= bytes.length;
     }
@@ -43,7 +48,7 @@ export class ByteCache {
     this.entries.set(key, value);
     this.total += value.length;
     for (const [oldest, bytes] of this.entries) {
-      if (this.total <= this.budget || oldest === key) break;
+      if (this.total <= this.budget || oldest === key || this.entries.size <= this.keep) break;
       this.entries.delete(oldest);
       this.total -= bytes.length;
     }

@@ -10,9 +10,11 @@ import { ByteCache, cacheOwner } from './byte-cache';
 import { checkRead } from './read-args';
 
 /** Decoded chunks of every open xz and zstd source share this budget (io/README.md budgets);
- *  the newest chunk is kept even when larger (a 100 MB single-block volume). Where decoding
- *  happens in another process (the CLI), the decoder asks for more room to decode ahead. */
-export const decodedChunkCache = new ByteCache(128 * 1024 * 1024);
+ *  the two newest chunks are kept even when larger (100 MB single-block volumes): replay at
+ *  the seam of two volumes reads both in turn, and keeping only one decoded each again and
+ *  again (8.6× pmchart for 20180416.10.00's whole view). Where decoding happens in another
+ *  process (the CLI), the decoder asks for more room to decode ahead. */
+export const decodedChunkCache = new ByteCache(128 * 1024 * 1024, 2);
 
 /** Where one chunk's content lies in the uncompressed bytes. */
 export interface Chunk {
