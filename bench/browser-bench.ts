@@ -222,43 +222,55 @@ interface BenchArchive {
   readonly what: string;
 }
 
+/**
+ * On a fresh `?empty` page: drops `files`, waits for the open, then clicks "Whole archive" and
+ * returns the ms until every Overview chart shows the new window with values.
+ */
+async function drawWholeArchive(page: Page, url: string, files: readonly string[]): Promise<number> {
+  await page.goto(`${url}?empty`);
+  await page.getByTestId('time-bar').waitFor();
+  await timeDrop(page, files);
+  await page.waitForFunction(() => document.querySelectorAll('.spinner').length === 0, undefined, { timeout: 120_000 });
+  await page.getByTestId('range-picker').click();
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const bar = document.querySelector('[data-testid="time-bar"]');
+        const before = bar?.getAttribute('data-window');
+        const t0 = performance.now();
+        (document.querySelector('[data-testid="range-whole"]') as HTMLButtonElement).click();
+        const poll = (): void => {
+          const charts = Array.from(document.querySelectorAll('[data-testid="chart"]'));
+          const start = charts[0]?.getAttribute('data-window-start');
+          const done =
+            bar?.getAttribute('data-window') !== before &&
+            document.querySelectorAll('.spinner').length === 0 &&
+            charts.length > 0 &&
+            charts.every((c) => c.getAttribute('data-window-start') === start && c.querySelector('[data-testid="legend-value"][data-value]:not([data-value=""])'));
+          if (done) return void requestAnimationFrame(() => resolve(performance.now() - t0));
+          if (performance.now() - t0 > 300_000) return reject(new Error('whole archive not drawn after 300 s'));
+          requestAnimationFrame(poll);
+        };
+        poll();
+      }),
+  );
+}
+
+/** An archive's label start in epoch ms (pmdumplog -L), which places pmchart's -O. */
+function labelStartMs(base: string): number {
+  const label = spawnSync('pmdumplog', ['-L', '-Z', 'UTC', base], { encoding: 'utf8' }).stdout;
+  const m = /commencing \w+ (\w+) +(\d+) (\d+):(\d+):(\d+)\.(\d+) (\d+)/.exec(label);
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  return m ? Date.UTC(Number(m[7]), months.indexOf(m[1] ?? ''), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) + Number(`0.${m[6] ?? '0'}`) * 1000 : NaN;
+}
+
 /** Drops `archive`, then times "Whole archive" until every Overview chart shows values. */
 async function wholeArchive(browser: Browser, url: string, archive: BenchArchive): Promise<MeasuredResult> {
   const times: number[] = [];
   let shape = { interval: NaN, window: NaN, position: NaN, start: NaN, charts: 0 };
   for (let i = 0; i < 3; i++) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    await page.goto(`${url}?empty`);
-    await page.getByTestId('time-bar').waitFor();
-    await timeDrop(page, archive.files);
-    await page.waitForFunction(() => document.querySelectorAll('.spinner').length === 0, undefined, { timeout: 120_000 });
-    await page.getByTestId('range-picker').click();
-    const ms = await page.evaluate(
-      () =>
-        new Promise<number>((resolve, reject) => {
-          const bar = document.querySelector('[data-testid="time-bar"]');
-          const before = bar?.getAttribute('data-window');
-          const t0 = performance.now();
-          (document.querySelector('[data-testid="range-whole"]') as HTMLButtonElement).click();
-          const poll = (): void => {
-            const charts = Array.from(document.querySelectorAll('[data-testid="chart"]'));
-            const win = bar?.getAttribute('data-window');
-            const start = charts[0]?.getAttribute('data-window-start');
-            const done =
-              win !== before &&
-              document.querySelectorAll('.spinner').length === 0 &&
-              charts.length > 0 &&
-              charts.every((c) => c.getAttribute('data-window-start') === start && c.querySelector('[data-testid="legend-value"][data-value]:not([data-value=""])'));
-            if (done) {
-              requestAnimationFrame(() => resolve(performance.now() - t0));
-              return;
-            }
-            if (performance.now() - t0 > 300_000) return reject(new Error('whole archive not drawn after 300 s'));
-            requestAnimationFrame(poll);
-          };
-          poll();
-        }),
-    );
+    const ms = await drawWholeArchive(page, url, archive.files);
     times.push(ms);
     const attr = async (n: string): Promise<number> => Number(await page.getByTestId('time-bar').getAttribute(n));
     shape = { interval: await attr('data-interval'), window: await attr('data-window'), position: await attr('data-position'), start: NaN, charts: await page.getByTestId('chart').count() };
@@ -266,10 +278,7 @@ async function wholeArchive(browser: Browser, url: string, archive: BenchArchive
   }
   const pmdashMs = median(times);
   // The archive's label start (pmdumplog -L) locates the window for pmchart's -O.
-  const label = spawnSync('pmdumplog', ['-L', '-Z', 'UTC', archive.base], { encoding: 'utf8' }).stdout;
-  const m = /commencing \w+ (\w+) +(\d+) (\d+):(\d+):(\d+)\.(\d+) (\d+)/.exec(label);
-  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-  shape.start = m ? Date.UTC(Number(m[7]), months.indexOf(m[1] ?? ''), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) + Number(`0.${m[6] ?? '0'}`) * 1000 : NaN;
+  shape.start = labelStartMs(archive.base);
   const points = Math.round(shape.window / shape.interval);
   const originSec = (shape.position - shape.start) / 1000;
   const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-'));
@@ -400,42 +409,13 @@ async function wholeArchiveMemory(url: string): Promise<MeasuredResult> {
     const bytes = totalBytes(files);
     if (browserPid === undefined) throw new Error('no Chromium process to measure');
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    await page.goto(`${url}?empty`);
-    await page.getByTestId('time-bar').waitFor();
-    await timeDrop(page, files);
-    await page.waitForFunction(() => document.querySelectorAll('.spinner').length === 0, undefined, { timeout: 120_000 });
-    await page.getByTestId('range-picker').click();
-    const drawMs = await page.evaluate(
-      () =>
-        new Promise<number>((resolve, reject) => {
-          const bar = document.querySelector('[data-testid="time-bar"]');
-          const before = bar?.getAttribute('data-window');
-          const t0 = performance.now();
-          (document.querySelector('[data-testid="range-whole"]') as HTMLButtonElement).click();
-          const poll = (): void => {
-            const charts = Array.from(document.querySelectorAll('[data-testid="chart"]'));
-            const start = charts[0]?.getAttribute('data-window-start');
-            const done =
-              bar?.getAttribute('data-window') !== before &&
-              document.querySelectorAll('.spinner').length === 0 &&
-              charts.length > 0 &&
-              charts.every((c) => c.getAttribute('data-window-start') === start && c.querySelector('[data-testid="legend-value"][data-value]:not([data-value=""])'));
-            if (done) return void requestAnimationFrame(() => resolve(performance.now() - t0));
-            if (performance.now() - t0 > 300_000) return reject(new Error('whole archive not drawn after 300 s'));
-            requestAnimationFrame(poll);
-          };
-          poll();
-        }),
-    );
+    const drawMs = await drawWholeArchive(page, url, files);
     // Settle: what stays held, not what a collection is about to free.
     await page.waitForTimeout(2000);
     const mem = rendererMemory(browserPid);
     const attr = async (n: string): Promise<number> => Number(await page.getByTestId('time-bar').getAttribute(n));
     const [interval, window, position] = [await attr('data-interval'), await attr('data-window'), await attr('data-position')];
-    const label = spawnSync('pmdumplog', ['-L', '-Z', 'UTC', base], { encoding: 'utf8' }).stdout;
-    const m = /commencing \w+ (\w+) +(\d+) (\d+):(\d+):(\d+)\.(\d+) (\d+)/.exec(label);
-    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-    const start = m ? Date.UTC(Number(m[7]), months.indexOf(m[1] ?? ''), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) + Number(`0.${m[6] ?? '0'}`) * 1000 : NaN;
+    const start = labelStartMs(base);
     const points = Math.round(window / interval);
     const nativeMb = nativeWholePeakMb(base, points, interval / 1000, Math.round((position - start) / 1000), dir);
     return {
