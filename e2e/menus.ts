@@ -2,7 +2,7 @@
 // header menus, load and save views, export files and read them back as downloads, take the
 // share link, and describe what a dashboard shows (tabs, charts, legends) to compare two.
 import { expect, type Download, type Page } from '@playwright/test';
-import { chart, legendNumber, openApp } from './dash';
+import { chart, dropFiles, legendNumber, openApp, source } from './dash';
 
 export const SYSTEM_VIEWS = '/var/lib/pcp/config/pmchart';
 export const DEMO = 'public/demo/pmdash-demo';
@@ -92,4 +92,19 @@ export async function legendValues(page: Page): Promise<Record<string, string>> 
 export async function settled(page: Page): Promise<void> {
   await expect(page.locator('.spinner')).toHaveCount(0, { timeout: 60_000 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/**
+ * From the default page (demo open): drops an archive's files, makes the source `label`
+ * current and shows its Overview (pmchart's standard view), as a user would.
+ */
+export async function dropAndShowOverview(page: Page, files: readonly string[], label: string, openTimeoutMs = 60_000): Promise<void> {
+  await openApp(page);
+  await expect(page.locator('[data-testid="source"][data-status="ready"]')).toHaveCount(1, { timeout: 60_000 });
+  await dropFiles(page, files);
+  const src = source(page, label);
+  await expect(src).toHaveAttribute('data-status', 'ready', { timeout: openTimeoutMs });
+  await src.click();
+  await loadStandardView(page, 'Overview');
+  await expect(chart(page, 'CPU Utilization [brolley-t530]')).toBeVisible();
 }

@@ -6,8 +6,8 @@
 // back and reset; the interval follows the window and a unit change keeps the interval.
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { chart, dropFiles, openApp, position, QA, source } from './dash';
-import { loadStandardView } from './menus';
+import { chart, position, QA } from './dash';
+import { dropAndShowOverview } from './menus';
 
 const ARCH = `${QA}/20180416.10.00`;
 const ARCH_FILES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${ARCH}.${s}`);
@@ -33,18 +33,6 @@ async function keys(page: Page, ...names: string[]): Promise<void> {
   for (const k of names) await page.keyboard.press(k);
 }
 
-/** From the default page (demo open), drops the QA archive, makes it current and shows its Overview. */
-async function dropArchive(page: Page): Promise<void> {
-  await openApp(page);
-  await expect(page.locator('[data-testid="source"][data-status="ready"]')).toHaveCount(1, { timeout: 60_000 });
-  await dropFiles(page, ARCH_FILES);
-  const src = source(page, '20180416.10.00');
-  await expect(src).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
-  await src.click();
-  await loadStandardView(page, 'Overview');
-  await expect(chart(page, 'CPU Utilization [brolley-t530]')).toBeVisible();
-}
-
 /** Every chart of the active tab: its legend shows a value at the position. */
 async function everyChartHasData(page: Page): Promise<void> {
   const charts = page.getByTestId('chart');
@@ -61,7 +49,7 @@ test.describe('the time window on a dropped archive', () => {
   const span = labelSpan(ARCH);
 
   test('Home puts the left edge at the start and End the right edge at the end, every chart with data', async ({ page }) => {
-    await dropArchive(page);
+    await dropAndShowOverview(page, ARCH_FILES, '20180416.10.00');
     await keys(page, 'End');
     // The right edge is the last point of the grid from the start at least half an interval
     // inside the archive (libpcp interpolates nothing at its very end).
@@ -84,7 +72,7 @@ test.describe('the time window on a dropped archive', () => {
   });
 
   test('"Whole archive" draws every chart across the full 4.5 h, at an interval that follows the window', async ({ page }) => {
-    await dropArchive(page);
+    await dropAndShowOverview(page, ARCH_FILES, '20180416.10.00');
     await page.getByTestId('range-picker').click();
     await page.getByTestId('range-whole').click();
     const I = await attr(page, 'data-interval');
@@ -126,7 +114,7 @@ test.describe('the time window on a dropped archive', () => {
   });
 
   test('a typed "@ HH:MM" start opens there; a bad one shows the parser\'s message', async ({ page }) => {
-    await dropArchive(page);
+    await dropAndShowOverview(page, ARCH_FILES, '20180416.10.00');
     await page.getByTestId('range-picker').click();
     // The archive's zone (EDT+4): 11:30 local is 15:30 UTC.
     await page.getByTestId('range-from').fill('@ 11:30');
@@ -159,7 +147,7 @@ test.describe('the time window on a dropped archive', () => {
   });
 
   test('zoom back and reset return to the ranges before', async ({ page }) => {
-    await dropArchive(page);
+    await dropAndShowOverview(page, ARCH_FILES, '20180416.10.00');
     const before = [await position(page), await attr(page, 'data-window')];
     await page.getByTestId('range-picker').click();
     await page.getByTestId('range-last-15min').click();
@@ -182,7 +170,7 @@ test.describe('the time window on a dropped archive', () => {
   });
 
   test('a typed interval is kept; changing its unit keeps the interval and the window', async ({ page }) => {
-    await dropArchive(page);
+    await dropAndShowOverview(page, ARCH_FILES, '20180416.10.00');
     const w = await attr(page, 'data-window');
     await page.getByLabel('interval unit').selectOption('msec');
     await page.getByTestId('interval').fill('500');

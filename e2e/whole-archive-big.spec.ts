@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { joinedShiftedArchive } from '../test/big-archives';
 import { scratchDir } from '../test/oracle';
-import { chart, dropFiles, labelSpanMs, legendNumber, openApp, pmvalAt, position, setIntervalSec, source } from './dash';
-import { loadStandardView } from './menus';
+import { chart, labelSpanMs, legendNumber, pmvalAt, position, setIntervalSec } from './dash';
+import { dropAndShowOverview } from './menus';
 
 let dir = '';
 let files: string[] = [];
@@ -45,14 +45,7 @@ test('"Whole archive" on a 1.3 GB archive draws every Overview chart with pmval\
   test.setTimeout(900_000);
   const archive = join(dir, 'joined');
   const span = labelSpanMs(archive);
-  await openApp(page);
-  await expect(page.locator('[data-testid="source"][data-status="ready"]')).toHaveCount(1, { timeout: 60_000 });
-  await dropFiles(page, files);
-  const src = source(page, 'joined');
-  await expect(src).toHaveAttribute('data-status', 'ready', { timeout: 240_000 });
-  await src.click();
-  await loadStandardView(page, 'Overview');
-  await expect(chart(page, 'CPU Utilization [brolley-t530]')).toBeVisible();
+  await dropAndShowOverview(page, files, 'joined', 240_000);
 
   await page.getByTestId('range-picker').click();
   await page.getByTestId('range-whole').click();
