@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PYTHON, QA_ARCHIVES, runTool } from '../../test/oracle';
+import { compareJsonLines } from '../../test/json-lines';
 import { STANDARD_DERIVED } from '../pcp-core/derived/standard';
 import { main } from './main';
 
@@ -38,30 +39,6 @@ async function libpcp(config: string | undefined, metrics: readonly string[], in
   const run = await runTool('env', ['-i', ...Object.entries(env).map(([k, v]) => `${k}=${v ?? ''}`), PYTHON, join(ROOT, 'test', 'oracle', 'values-interp.py'), JSON.stringify(req)], { timeoutMs: 120_000 });
   if (run.status !== 0) throw new Error(`values-interp.py exited ${run.status}: ${run.stderr}`);
   return run.stdout;
-}
-
-type Json = null | number | string | { [k: string]: Json };
-
-function close(a: Json, b: Json, path: string): void {
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (Math.abs(a - b) > 1e-9 * Math.max(Math.abs(a), Math.abs(b))) expect.fail(`${path}: ${a} vs libpcp ${b}`);
-    return;
-  }
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
-    expect(a, path).toEqual(b);
-    return;
-  }
-  expect(Object.keys(a), path).toEqual(Object.keys(b));
-  for (const k of Object.keys(a)) close(a[k], b[k], `${path}.${k}`);
-}
-
-function compareJsonLines(ours: string, theirs: string): number {
-  const a = ours.trimEnd().split('\n').map((l) => JSON.parse(l) as Json);
-  const b = theirs.trimEnd().split('\n').map((l) => JSON.parse(l) as Json);
-  expect(a[0]).toEqual(b[0]);
-  expect(a.length, 'number of samples').toBe(b.length);
-  for (let i = 1; i < a.length; i++) close(a[i] ?? null, b[i] ?? null, `line ${i + 1}`);
-  return a.length;
 }
 
 /** The standard metrics 20180416.10.00 can compute (its disks, dm and md devices, CPUs, processes). */

@@ -7,13 +7,14 @@
 // (including 7.3 s, 0.35 s and 97 s) and start offsets (odd fractions, mid-archive, near the
 // end), raw and rate, instance filters, PCP_COUNTER_WRAP. The .xz volumes are decoded by the
 // system's xz, read ahead, as the CLI does (the archive conformance tests use WebAssembly).
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { DirFileSet } from '../node/dir-file-set';
 import { useSystemXz } from '../node/xz-process';
 import { openArchiveContext } from '../pcp-core/context/archive-context';
 import { timestampSub } from '../pcp-core/replay/log-time';
 import { PM_INDOM_NULL, PM_TYPE_STRING, isNumericType, type PmId } from '../pcp-core/types';
 import { QA_ARCHIVES, runTool, PYTHON } from '../../test/oracle';
+import { compareJsonLines } from '../../test/json-lines';
 import { main } from './main';
 import { join } from 'node:path';
 
@@ -77,30 +78,6 @@ async function oracle(c: Combo): Promise<string> {
   const run = await runTool(PYTHON, [join(ROOT, 'test', 'oracle', 'values-interp.py'), JSON.stringify(req)], { env: c.env, timeoutMs: 120_000 });
   if (run.status !== 0) throw new Error(`values-interp.py exited ${run.status}: ${run.stderr}`);
   return run.stdout;
-}
-
-type Json = null | number | string | { [k: string]: Json };
-
-function close(a: Json, b: Json, path: string): void {
-  if (typeof a === 'number' && typeof b === 'number') {
-    const tol = 1e-9 * Math.max(Math.abs(a), Math.abs(b));
-    if (Math.abs(a - b) > tol) expect.fail(`${path}: ${a} vs libpcp ${b}`);
-    return;
-  }
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
-    expect(a, path).toEqual(b);
-    return;
-  }
-  expect(Object.keys(a), path).toEqual(Object.keys(b));
-  for (const k of Object.keys(a)) close(a[k], b[k], `${path}.${k}`);
-}
-
-function compare(ours: string, theirs: string): void {
-  const a = ours.trimEnd().split('\n').map((l) => JSON.parse(l) as Json);
-  const b = theirs.trimEnd().split('\n').map((l) => JSON.parse(l) as Json);
-  expect(a[0]).toEqual(b[0]);
-  expect(a.length, 'number of samples').toBe(b.length);
-  for (let i = 1; i < a.length; i++) close(a[i], b[i], `line ${i + 1}`);
 }
 
 /** Metrics of an archive spread over type/semantics/indom classes, deterministic. */
@@ -201,7 +178,7 @@ describe('pmdash values --json matches libpcp (pmval sampling and rates)', () =>
   for (const { plan, names, span } of planned) {
     combos(plan.path, names, span).forEach((c, i) => {
       it(`${plan.name} #${i + 1}: ${c.metrics.length} metrics, Δ ${secText(c.intervalNs)} s${c.startNs !== undefined ? `, from +${secText(c.startNs)} s` : ''}${c.raw ? ', raw' : ''}`, async () => {
-        compare(await pmdash(c), await oracle(c));
+        compareJsonLines(await pmdash(c), await oracle(c));
       });
     });
   }
@@ -209,11 +186,11 @@ describe('pmdash values --json matches libpcp (pmval sampling and rates)', () =>
   // U32 only: on a PM_TYPE_32 wrap libpcp 6.0.3 corrupts its heap (docs/deviations.md).
   it('uwrap with PCP_COUNTER_WRAP set', async () => {
     const c: Combo = { archive: Q('uwrap'), metrics: ['sample.wrap.ulong'], intervalNs: S / 2n, env: { PCP_COUNTER_WRAP: '1' } };
-    compare(await pmdash(c), await oracle(c));
+    compareJsonLines(await pmdash(c), await oracle(c));
   });
 
   it('instance filter on a process-heavy archive', async () => {
     const c: Combo = { archive: Q('pcp-pidstat-process-args'), metrics: ['proc.psinfo.utime', 'proc.psinfo.rss'], intervalNs: ns(13.7), instances: ['000001 /usr/lib/systemd/systemd', '000002'], samples: 100 };
-    compare(await pmdash(c), await oracle(c));
+    compareJsonLines(await pmdash(c), await oracle(c));
   });
 });
