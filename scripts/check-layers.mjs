@@ -67,6 +67,35 @@ for (const f of files) {
     problems.push(`${f}: ${from} may not import ${to} (${m[1]}); allowed: ${allowed.join(', ')}`);
   }
 }
+// One testing convention for the whole tree (issue 17 item 6): support code for one module's
+// tests lives in a `testing/` folder beside it, cross-module support (the PCP oracle,
+// throwaway daemons, fixtures compared with libpcp) in test/, browser helpers in e2e/.
+// Nothing that ships may import a testing/ folder, and test support outside testing/ under
+// another name (`*.test-util.ts`, `*-test-helpers.ts`, `test-*.ts`) is refused.
+const isTest = (f) => /\.(test|conformance\.test|restart\.test)\.tsx?$/.test(f);
+const shipped = [];
+const walkAll = (d, inTesting) => {
+  for (const f of readdirSync(d)) {
+    const p = join(d, f);
+    if (statSync(p).isDirectory()) walkAll(p, inTesting || f === 'testing');
+    else if (/\.tsx?$/.test(f) && !f.endsWith('.d.ts')) {
+      if (!inTesting && /(\.test-util\.ts|test-helpers?\.ts|^test-[^/]*\.ts)$/.test(f)) {
+        problems.push(`${p}: test support belongs in a testing/ folder beside the module it serves`);
+      }
+      if (!inTesting && !isTest(f)) shipped.push(p);
+    }
+  }
+};
+for (const top of ['src', 'server']) walkAll(top, false);
+for (const f of shipped) {
+  const text = readFileSync(f, 'utf8');
+  for (const m of text.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s+'(\.[^']*)'/gm)) {
+    if (/(^|\/)testing(\/|$)/.test(m[1]) || m[1].startsWith('../../test/') || /(^|\/)test\//.test(m[1])) {
+      problems.push(`${f}: shipped code imports test support (${m[1]})`);
+    }
+  }
+}
+
 if (problems.length > 0) {
   process.stderr.write(`pcp-core layering:\n${problems.map((p) => `  ${p}`).join('\n')}\n`);
   process.exit(1);

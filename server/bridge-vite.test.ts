@@ -16,7 +16,7 @@ import { bridgeUrl } from '../src/pcp-core/pdu/target-spec';
 import { decodeUnits, pmid, PM_INDOM_NULL, PM_TYPE_U32, type PmId } from '../src/pcp-core/types';
 import { openNodeWebSocketTransport } from '../src/node/websocket-transport';
 import { parsePmproxyUrl } from './pmproxy-proxy';
-import { exchange } from './proxy-test-helpers';
+import { exchange } from './testing/proxy-exchange';
 import { serveWithBridge, type Served } from './serve';
 
 const NCPU = pmid(60, 0, 32);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { runTool } from '../test/oracle';
 import type { LiveContext } from '../src/pcp-core/context/live-context';
-import { parsePminfoValues } from '../src/pcp-core/context/live-test-helpers';
+import { parsePminfoValues } from '../src/pcp-core/context/testing/live-helpers';
 import { bridgeUrl } from '../src/pcp-core/pdu/target-spec';
 import type { PmId } from '../src/pcp-core/types';
 import { openLiveContext } from '../src/node/open-live-context';
@@ -24,7 +24,7 @@ import { encodePmnsChild } from '../src/pcp-core/pdu/pmns-pdu';
 import type { TargetSpec } from '../src/pcp-core/pdu/target-spec';
 import type { Transport } from '../src/pcp-core/pdu/transport';
 import { defaultUpstream, type BridgeOptions } from './bridge';
-import { rawRequest, startTestServer, type TestServer } from './test-server';
+import { rawRequest, startTestServer, type TestServer } from './testing/serve';
 import type { Upstream } from './upstream';
 
 const DISCRETE = ['hinv.ncpu', 'hinv.physmem', 'hinv.machine', 'kernel.uname.release', 'kernel.uname.sysname', 'pmcd.version', 'pmcd.hostname'];

@@ -18,7 +18,7 @@ import { PM_INDOM_NULL, PM_TYPE_U32, decodeUnits, pmid, type PmId } from '../src
 import { openNodeWebSocketTransport } from '../src/node/websocket-transport';
 import type { BridgeOptions } from './bridge';
 import { serveWithBridge, type Served } from './serve';
-import { rawRequest } from './test-server';
+import { rawRequest } from './testing/serve';
 
 const NCPU = pmid(60, 0, 32);
 const STORE_SETS = [{ pmid: NCPU, numval: 1, valfmt: 0, inst: Int32Array.of(-1), values: [1] }];

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QA_ARCHIVES, runTool } from '../test/oracle';
 import { parsePmproxyUrl } from './pmproxy-proxy';
-import { exchange } from './proxy-test-helpers';
-import { rawRequest, spawnServe, startTestServer, type TestServer } from './test-server';
+import { exchange } from './testing/proxy-exchange';
+import { rawRequest, spawnServe, startTestServer, type TestServer } from './testing/serve';
 
 const PMPROXY = 'http://localhost:44322';
 /** Two QA archives of different hosts: smash (kernel.all.load, 3 instances) and ha2 (a counter). */

@@ -5,8 +5,8 @@ import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, 
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePmproxyUrl } from './pmproxy-proxy';
-import { exchange } from './proxy-test-helpers';
-import { startTestServer, type TestServer } from './test-server';
+import { exchange } from './testing/proxy-exchange';
+import { startTestServer, type TestServer } from './testing/serve';
 
 interface Seen {
   readonly method: string;

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { rawRequest, spawnServe } from '../../server/test-server';
+import { rawRequest, spawnServe } from '../../server/testing/serve';
 import { UsageError } from './args';
 import { bridgeTargets, pmproxyUrl, publicHosts } from './serve';
 

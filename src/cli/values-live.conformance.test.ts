@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTool } from '../../test/oracle';
 import { bridgeUrl } from '../pcp-core/pdu/target-spec';
-import { startTestServer, type TestServer } from '../../server/test-server';
+import { startTestServer, type TestServer } from '../../server/testing/serve';
 import { main } from './main';
 
 interface Line {

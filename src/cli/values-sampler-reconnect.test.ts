@@ -3,7 +3,7 @@
 // fetch fails, yet that sample has no rate — as with pmval, whose fetch would have failed
 // (pdu-protocol.md §5.2, Result.epoch) — and the one after has an ordinary rate again.
 import { describe, expect, it } from 'vitest';
-import { reconnectingFake } from '../pcp-core/context/reconnecting-fake.test-util';
+import { reconnectingFake } from '../pcp-core/context/testing/reconnecting-fake';
 import type { Desc, PmId } from '../pcp-core/types';
 import { sampleBatches, type SampledMetric } from './values-sampler';
 

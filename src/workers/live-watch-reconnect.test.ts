@@ -3,7 +3,7 @@
 // frame, so no fetch fails, yet the first frame on the new connection has no rate (NaN) —
 // rates never pair values from two connections (Result.epoch, pdu-protocol.md §5.2).
 import { describe, expect, it } from 'vitest';
-import { reconnectingFake } from '../pcp-core/context/reconnecting-fake.test-util';
+import { reconnectingFake } from '../pcp-core/context/testing/reconnecting-fake';
 import { EngineApi } from './engine-api';
 import type { LiveEvent } from './live-watch';
 

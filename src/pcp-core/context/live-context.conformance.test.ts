@@ -13,7 +13,7 @@ import { pmvalDelta, pmvalRate, pmvalTimeScale } from '../rate';
 import { encodeUnits, PM_INDOM_NULL, PM_SEM_COUNTER, PM_TYPE_FLOAT, PM_TYPE_DOUBLE, PM_TYPE_STRING, type AtomValue, type Desc, type PmId } from '../types';
 import { PM_LABEL_CLUSTER, PM_LABEL_CONTEXT, PM_LABEL_DOMAIN, PM_LABEL_INDOM, PM_LABEL_INSTANCES, PM_LABEL_ITEM } from './context';
 import { LiveContext } from './live-context';
-import { maskHelloFeatures, parsePminfoValues } from './live-test-helpers';
+import { maskHelloFeatures, parsePminfoValues } from './testing/live-helpers';
 
 const HOST = 'localhost';
 const PORT = 44321;

@@ -10,7 +10,7 @@ import { DerivedRegistry } from '../derived/registry';
 import { PM_ERR_AGAIN } from '../errors';
 import { FetchGroup } from '../fetchgroup/fetch-group';
 import { PM_TYPE_DOUBLE, type PmId } from '../types';
-import { reconnectingFake } from './reconnecting-fake.test-util';
+import { reconnectingFake } from './testing/reconnecting-fake';
 
 const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {

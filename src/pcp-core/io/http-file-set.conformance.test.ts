@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QA_ARCHIVES, scratchDir } from '../../../test/oracle';
 import { DirFileSet } from '../../node/dir-file-set';
-import { serveDirectory, type TestServer } from '../../node/http-test-server';
+import { serveDirectory, type TestServer } from '../../node/testing/http-server';
 import { HttpFileSet } from './http-file-set';
 import { resolveArchive } from './archive-files';
 import { openStored } from './open-stored';

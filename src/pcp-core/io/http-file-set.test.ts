@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveDirectory, type TestServer } from '../../node/http-test-server';
+import { serveDirectory, type TestServer } from '../../node/testing/http-server';
 import { HttpFileSet } from './http-file-set';
 import { EIO, ENOENT, PmError } from '../errors';
 

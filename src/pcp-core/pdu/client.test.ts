@@ -7,7 +7,7 @@ import { encodeDesc } from './desc-pdu';
 import { encodeError, encodeHello } from './error-pdu';
 import { pduFromBytes } from './pdu-buffer';
 import { encodeNameList, encodePmnsIds } from './pmns-pdu';
-import { ScriptedTransport } from './scripted-transport.test-util';
+import { ScriptedTransport } from './testing/scripted-transport';
 
 /** A transport whose "pmcd" sends the hello and answers the handshake's marker. */
 function handshaking(features = 0x0e44): ScriptedTransport {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCreds, encodeCreds } from './creds-pdu';
 import { pduFromBytes } from './pdu-buffer';
-import { decodeFailure, hexPdu, toHex } from './test-bytes';
+import { decodeFailure, hexPdu, toHex } from './testing/pdu-bytes';
 
 describe('CREDS (§2.5, §6.2)', () => {
   it('encodes what libpcp sends, apart from the pid in `from`', () => {

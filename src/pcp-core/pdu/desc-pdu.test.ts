@@ -3,7 +3,7 @@ import { DecodeError } from '../errors';
 import { decodeUnits, PM_ID_NULL, type Desc, type InDom, type PmId } from '../types';
 import { decodeDesc, decodeDescIds, decodeDescReq, decodeDescs, encodeDesc, encodeDescIds, encodeDescReq, encodeDescs } from './desc-pdu';
 import { pduFromBytes } from './pdu-buffer';
-import { decodeFailure, hexPdu, toHex } from './test-bytes';
+import { decodeFailure, hexPdu, toHex } from './testing/pdu-bytes';
 
 const load: Desc = { pmid: 0x0f000800 as PmId, type: 4, indom: 0x0f000002 as InDom, sem: 3, units: decodeUnits(0) };
 const cpuUser: Desc = { pmid: 0x0f000014 as PmId, type: 3, indom: 0xffffffff as InDom, sem: 1, units: decodeUnits(0x01002000) };

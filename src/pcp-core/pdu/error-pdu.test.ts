@@ -3,7 +3,7 @@ import { DecodeError, PM_ERR_CONNLIMIT, PM_ERR_NAME, PM_ERR_PERMISSION } from '.
 import { PDU_FLAG_AUTH, PDU_FLAG_CONTAINER, PDU_FLAG_DESCS, PDU_FLAG_HIGHRES, PDU_FLAG_LABELS } from './constants';
 import { decodeError, decodeHello, encodeError, encodeHello, helloCodeToModern } from './error-pdu';
 import { pduFromBytes } from './pdu-buffer';
-import { decodeFailure, hexPdu, toHex } from './test-bytes';
+import { decodeFailure, hexPdu, toHex } from './testing/pdu-bytes';
 
 describe('hello (§2.2, §6.1)', () => {
   it('decodes the observed hello of pmcd 6.0.3', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PmId } from '../types';
 import { decodeFetch, encodeFetch } from './fetch-pdu';
 import { pduFromBytes } from './pdu-buffer';
-import { decodeFailure, hexPdu, toHex } from './test-bytes';
+import { decodeFailure, hexPdu, toHex } from './testing/pdu-bytes';
 
 describe('FETCH / HIGHRES_FETCH (§3.11, §6.10)', () => {
   it('encodes the observed HIGHRES_FETCH', () => {

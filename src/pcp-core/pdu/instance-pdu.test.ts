@@ -3,7 +3,7 @@ import { DecodeError } from '../errors';
 import type { InDom } from '../types';
 import { decodeInstance, decodeInstanceReq, encodeInstance, encodeInstanceReq } from './instance-pdu';
 import { pduFromBytes } from './pdu-buffer';
-import { decodeFailure, hexPdu, toHex } from './test-bytes';
+import { decodeFailure, hexPdu, toHex } from './testing/pdu-bytes';
 
 const indom = 0x0f000002 as InDom;
 const observed = `00000048 00007007 00000000 0f000002 00000003

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeLabel, decodeLabelReq, encodeLabel, encodeLabelReq, type WireLabelSet } from './label-pdu';
 import { pduFromBytes } from './pdu-buffer';
-import { decodeFailure, hexBytes, toHex } from './test-bytes';
+import { decodeFailure, hexBytes, toHex } from './testing/pdu-bytes';
 
 const json = '{"domainname":"localdomain","hostname":"vm","machineid":"3d1219c7c4c5404aaa1f6d2a48adfda4"}';
 const observedHead = `0000009f 00007013 00000000 ffffffff 00000001 00000000 00000001

@@ -17,7 +17,7 @@ import { encodeNameList, encodePmnsChild, encodePmnsIds, encodePmnsTraverse } fr
 import { encodeProfile } from './profile-pdu';
 import { PduReassembler } from './reassembler';
 import { encodeResult } from './result-pdu';
-import { hexBytes } from './test-bytes';
+import { hexBytes } from './testing/pdu-bytes';
 import { encodeText, encodeTextReq } from './text-pdu';
 import { decodeUnits, type InDom } from '../types';
 

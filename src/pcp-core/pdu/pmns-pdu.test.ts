@@ -3,7 +3,7 @@ import { DecodeError, PM_ERR_IPC } from '../errors';
 import type { PmId } from '../types';
 import { pduFromBytes } from './pdu-buffer';
 import { decodeNameList, decodePmnsIds, decodePmnsNodeRequest, encodeNameList, encodePmnsChild, encodePmnsIds, encodePmnsTraverse } from './pmns-pdu';
-import { hexPdu, toHex } from './test-bytes';
+import { hexPdu, toHex } from './testing/pdu-bytes';
 
 describe('PMNS_NAMES (§3.2, §3.6, §6.3)', () => {
   it('encodes the observed name lookup byte for byte', () => {

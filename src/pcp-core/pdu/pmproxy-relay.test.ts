@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EINVAL } from '../errors';
 import { encodeHello } from './error-pdu';
 import { pmproxyRelay, relayTargetLine } from './pmproxy-relay';
-import { ScriptedTransport } from './scripted-transport.test-util';
+import { ScriptedTransport } from './testing/scripted-transport';
 
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 

@@ -3,7 +3,7 @@ import { DecodeError } from '../errors';
 import type { InDom } from '../types';
 import { pduFromBytes } from './pdu-buffer';
 import { decodeProfile, encodeProfile } from './profile-pdu';
-import { hexPdu, toHex } from './test-bytes';
+import { hexPdu, toHex } from './testing/pdu-bytes';
 
 describe('PROFILE (§3.10, §6.9)', () => {
   it('encodes the default profile as observed', () => {

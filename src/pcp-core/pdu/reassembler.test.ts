@@ -5,7 +5,7 @@ import { encodeError } from './error-pdu';
 import { encodeFetch } from './fetch-pdu';
 import { encodeNameList } from './pmns-pdu';
 import { PduReassembler } from './reassembler';
-import { hexBytes, toHex } from './test-bytes';
+import { hexBytes, toHex } from './testing/pdu-bytes';
 
 const pdus = [encodeError(0, 0x02010e44), encodeNameList(['kernel.all.load', 'hinv.ncpu']), encodeFetch([1, 2, 3] as PmId[], true), encodeError(-12357)];
 const stream = new Uint8Array(pdus.reduce((n, p) => n + p.length, 0));

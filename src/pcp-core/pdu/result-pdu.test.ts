@@ -18,7 +18,7 @@ import {
 } from '../types';
 import { pduFromBytes } from './pdu-buffer';
 import { decodeResult, encodeResult } from './result-pdu';
-import { decodeFailure, hexPdu, hexPduAfterLen } from './test-bytes';
+import { decodeFailure, hexPdu, hexPduAfterLen } from './testing/pdu-bytes';
 
 const LOAD = 0x0f000800 as PmId;
 const CPU_USER = 0x0f000014 as PmId;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DecodeError } from '../errors';
 import { pduFromBytes } from './pdu-buffer';
-import { hexPdu, toHex } from './test-bytes';
+import { hexPdu, toHex } from './testing/pdu-bytes';
 import { decodeText, decodeTextReq, encodeText, encodeTextReq } from './text-pdu';
 
 describe('TEXT_REQ / TEXT (§3.15)', () => {

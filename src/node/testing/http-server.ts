@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
-import { staticFiles } from '../../server/static-files';
+import { staticFiles } from '../../../server/static-files';
 
 export interface TestServer {
   /** Base URL, ending with '/'. */

@@ -2,7 +2,7 @@
 // *.test.ts files and bench/, never from pcp-core code): open a LiveContext on a real pmcd
 // over TCP, optionally hiding hello features so the older PDU paths (FETCH/RESULT, one
 // DESC_REQ per PMID, no labels) are exercised against the same pmcd; read `pminfo -f`.
-import { TransportEvents, type Transport } from '../pdu/transport';
+import { TransportEvents, type Transport } from '../../pdu/transport';
 
 /** Wraps a transport so the hello's feature word (bytes 18–19 of the stream) loses `mask`. */
 export function maskHelloFeatures(inner: Transport, mask: number): Transport {

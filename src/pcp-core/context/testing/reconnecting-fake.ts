@@ -1,9 +1,9 @@
 // For tests of rates across a reconnect: a fake pmcd serving one U64 counter that grows by
 // 100 per fetch, and a "restart" that makes the counter jump by a million and drops every
 // connection, as a pmcd restart does; a LiveContext on it reconnects after 10 ms.
-import { FakePmcd } from '../pdu/fake-pmcd';
-import { decodeUnits, pmid, PM_INDOM_NULL, PM_SEM_COUNTER, PM_TYPE_U64 } from '../types';
-import { LiveContext } from './live-context';
+import { FakePmcd } from '../../pdu/fake-pmcd';
+import { decodeUnits, pmid, PM_INDOM_NULL, PM_SEM_COUNTER, PM_TYPE_U64 } from '../../types';
+import { LiveContext } from '../live-context';
 
 export interface ReconnectingFake {
   readonly fake: FakePmcd;

@@ -1,7 +1,7 @@
 // A Transport driven by the test: `deliver` plays bytes from "pmcd", `sent` records what the
 // client wrote, `end` closes the stream from the far side.
-import { PmError } from '../errors';
-import { TransportEvents, type Transport } from './transport';
+import { PmError } from '../../errors';
+import { TransportEvents, type Transport } from '../transport';
 
 export class ScriptedTransport implements Transport {
   readonly peer = 'scripted';

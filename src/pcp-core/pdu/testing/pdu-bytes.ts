@@ -1,7 +1,7 @@
 // Helpers for PDU tests: bytes from the hex dumps of pdu-protocol.md (words separated by
 // spaces) and back, so tests can quote the observed traffic verbatim.
-import { isPmError } from '../errors';
-import { pduFromBytes, type Pdu } from './pdu-buffer';
+import { isPmError } from '../../errors';
+import { pduFromBytes, type Pdu } from '../pdu-buffer';
 
 /** "00000014 00007000 …" → bytes. Whitespace is ignored; the digit count must be even. */
 export function hexBytes(text: string): Uint8Array {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serveWithBridge, type Served, type ServeOptions } from './serve';
+import { serveWithBridge, type Served, type ServeOptions } from '../serve';
 
 export interface TestServer {
   readonly served: Served;
@@ -58,7 +58,7 @@ export function rawRequest(origin: string, path: string, headers: Readonly<Recor
 }
 
 /** The installed command (bin/pmdash.js, after `npm run build`), as a user runs it. */
-const BIN = new URL('../bin/pmdash.js', import.meta.url).pathname;
+const BIN = new URL('../../bin/pmdash.js', import.meta.url).pathname;
 
 /**
  * Starts `pmdash serve ARGS` on a free loopback port; resolves with its origin once it prints
