@@ -1,5 +1,6 @@
 // pmval's output as a table, for tests comparing the engine's values with pmval's: one
 // metric over a window, every instance, times in UTC.
+import { execFileSync } from 'node:child_process';
 import { runTool } from './oracle';
 
 const WIDTH = 24;
@@ -44,3 +45,30 @@ export const ctime = (ms: number): string => {
   const p = (n: number, w = 2): string => String(n).padStart(w, '0');
   return `@${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds(), 3)} ${d.getUTCFullYear()}`;
 };
+
+/** What `pmvalColumn` asks pmval for: one instance (or a singular metric), `samples` at `stepSec`. */
+export interface PmvalColumn {
+  readonly archive: string;
+  readonly metric: string;
+  readonly inst?: string;
+  readonly stepSec: number;
+  readonly samples: number;
+  /** pmval -S, e.g. `+600`. */
+  readonly start?: string;
+  /** pmval -f (default 6). */
+  readonly precision?: number;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** pmval's numbers for one instance, one per sample; NaN for "No values available" and "?". */
+export function pmvalColumn(q: PmvalColumn): number[] {
+  const args = ['-z', '-f', String(q.precision ?? 6), '-a', q.archive, ...(q.start === undefined ? [] : ['-S', q.start]), '-t', String(q.stepSec), '-s', String(q.samples), ...(q.inst === undefined ? [] : ['-i', `"${q.inst}"`]), q.metric];
+  const out = execFileSync('pmval', args, { encoding: 'utf8', env: q.env ?? process.env });
+  // The time is fixed width; with -f 6 a wide number follows it without a space.
+  return out.split('\n').flatMap((l) => {
+    const m = /^\d\d:\d\d:\d\d\.\d{3}(.*)$/.exec(l);
+    if (!m) return [];
+    const v = (m[1] ?? '').trim();
+    return [/^[-+0-9.eE]+$/.test(v) ? Number(v) : NaN];
+  });
+}

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { openAsBlob, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pmvalColumn } from '../../test/pmval-table';
 import { QA_ARCHIVES, scratchDir } from '../../test/oracle';
 import { classifyDrop } from './drop-classify';
 import { EngineApi } from './engine-api';
@@ -26,18 +27,6 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** pmval's values (one instance or a singular metric), one per sample; NaN for "No values available". */
-function pmval(archive: string, metric: string, samples: number, inst?: string): number[] {
-  const args = ['-z', '-f', '6', '-a', archive, '-t', '10', '-s', String(samples), ...(inst ? ['-i', `"${inst}"`] : []), metric];
-  const out = execFileSync('pmval', args, { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .filter((l) => /^\d\d:\d\d:\d\d\.\d{3}\s/.test(l))
-    .map((l) => {
-      const v = l.trim().split(/\s+/).slice(1).join(' ');
-      return /^[-+0-9.eE]+$/.test(v) ? Number(v) : NaN;
-    });
-}
 
 describe('an archive set from a drop', () => {
   it('opens one source over both archives whose series across the seam equal pmval -a A,B and pmval -a DIR', async () => {
@@ -60,8 +49,8 @@ describe('an archive set from a drop', () => {
     });
     const col = (plot: number): number[] => Array.from(block.columns.find((c) => c.plot === plot)?.values ?? []);
     for (const archive of [`${join(dir, 'a')},${join(dir, 'b')}`, dir]) {
-      const load = pmval(archive, 'kernel.all.load', n, '1 minute');
-      const ncpu = pmval(archive, 'hinv.ncpu', n);
+      const load = pmvalColumn({ archive, metric: 'kernel.all.load', inst: '1 minute', stepSec: 10, samples: n });
+      const ncpu = pmvalColumn({ archive, metric: 'hinv.ncpu', stepSec: 10, samples: n });
       expect(load).toHaveLength(n);
       expect(col(0)).toHaveLength(n);
       expect(col(1)).toHaveLength(n);

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { openAsBlob, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pmvalColumn } from '../../test/pmval-table';
 import { QA_ARCHIVES } from '../../test/oracle';
 import { main } from '../cli/main';
 import { EngineApi } from './engine-api';
@@ -74,22 +75,13 @@ async function values(c: Case): Promise<number[]> {
   });
 }
 
-/** pmval's numbers (-f 6), NaN for "No values available" and "!". */
-function pmval(c: Case): number[] {
-  const args = ['-z', '-f', '6', '-a', c.archive, '-t', String(c.intervalSec), '-s', String(c.samples), ...(c.inst === undefined ? [] : ['-i', c.inst]), c.metric];
+
+/** The environment with PCP_COUNTER_WRAP set or removed. */
+function counterWrapEnv(wrap: boolean): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  if (c.wrap) env.PCP_COUNTER_WRAP = '1';
+  if (wrap) env.PCP_COUNTER_WRAP = '1';
   else delete env.PCP_COUNTER_WRAP;
-  const out = execFileSync('pmval', args, { encoding: 'utf8', env });
-  // The time is fixed width; with -f 6 a wide number follows it without a space.
-  return out
-    .split('\n')
-    .flatMap((l) => {
-      const m = /^\d\d:\d\d:\d\d\.\d{3}(.*)$/.exec(l);
-      if (!m) return [];
-      const v = (m[1] ?? '').trim();
-      return [/^[-+0-9.eE]+$/.test(v) ? Number(v) : NaN];
-    });
+  return env;
 }
 
 const CASES: readonly Case[] = [
@@ -108,7 +100,7 @@ describe('a chart of a counter equals `pmdash values` of it', () => {
       expect(drawn.values.filter((v) => !Number.isNaN(v)).length, 'rows with a value').toBeGreaterThan(c.samples / 3);
       // And the CLI is pmval's (6 decimals as printed). pmval may print one sample more
       // than -s asks when -t is not whole seconds; the first -s are compared.
-      const theirs = pmval(c).slice(0, c.samples);
+      const theirs = pmvalColumn({ archive: c.archive, metric: c.metric, inst: c.inst, stepSec: c.intervalSec, samples: c.samples, env: counterWrapEnv(c.wrap) }).slice(0, c.samples);
       expect(theirs).toHaveLength(cli.length);
       cli.forEach((v, i) => {
         const p = theirs[i] ?? NaN;

@@ -3,26 +3,15 @@
 // UI fetches windows out of time order (padding, zoom, jumps back); without a fetch before
 // the window's start, its first row took its delta from the last window fetched (libpcp keeps
 // that state across pmSetMode), a spike, negative when that window lay later.
-import { execFileSync } from 'node:child_process';
 import { openAsBlob } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { pmvalColumn } from '../../test/pmval-table';
 import { QA_ARCHIVES } from '../../test/oracle';
 import { EngineApi } from './engine-api';
 
 const A = `${QA_ARCHIVES}/20180416.10.00`;
 const FILES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'];
 
-/** pmval's values of one instance, from `offsetSec` after the start, `samples` at `stepSec` (PCP's default derived configuration). */
-function pmval(metric: string, inst: string, offsetSec: number, stepSec: number, samples: number): number[] {
-  const out = execFileSync('pmval', ['-z', '-f', '8', '-a', A, '-S', `+${offsetSec}`, '-t', String(stepSec), '-s', String(samples), '-i', `"${inst}"`, metric], { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .filter((l) => /^\d\d:\d\d:\d\d\.\d{3}\s/.test(l))
-    .map((l) => {
-      const v = l.trim().split(/\s+/).slice(1).join(' ');
-      return /^[-+0-9.eE]+$/.test(v) ? Number(v) : NaN;
-    });
-}
 
 describe('a stateful derived metric fetched window by window', () => {
   it('gives every window pmval\'s values, the later window fetched first', async () => {
@@ -40,7 +29,7 @@ describe('a stateful derived metric fetched window by window', () => {
       const rows = 30;
       const ours = await window(offset, rows);
       // pmval from one step earlier: its second sample onwards is the window's grid with its own previous sample.
-      const want = [...pmval('disk.dev.avg_qlen', 'sda', offset - step, step, rows + 1).slice(1), ...pmval('disk.dev.await', 'sda', offset - step, step, rows + 1).slice(1)];
+      const want = [...pmvalColumn({ archive: A, metric: 'disk.dev.avg_qlen', inst: 'sda', start: `+${offset - step}`, stepSec: step, samples: rows + 1, precision: 8 }).slice(1), ...pmvalColumn({ archive: A, metric: 'disk.dev.await', inst: 'sda', start: `+${offset - step}`, stepSec: step, samples: rows + 1, precision: 8 }).slice(1)];
       expect(ours).toHaveLength(want.length);
       ours.forEach((v, i) => {
         if (Number.isNaN(want[i] ?? NaN)) expect(v, `offset ${offset} row ${i}`).toBeNaN();
