@@ -46,22 +46,6 @@ export default tseslint.config(
     },
   },
   {
-    // fleet (pmproxy's REST APIs) stands alone in pcp-core: it uses only errors, types and
-    // time, so the worker, the CLI and the tests can take it without the archive/PDU stack.
-    files: ['src/pcp-core/fleet/**/*.ts'],
-    ignores: ['src/pcp-core/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['node:*', ...nodeBuiltins], message: 'pcp-core is platform-free: inject Node facilities from src/node.' },
-          { group: ['react', 'react-dom', 'zustand', 'echarts', 'comlink', 'ws'], message: 'pcp-core must not depend on UI, worker or server libraries.' },
-          { group: ['**/ui/**', '**/workers/**', '**/node/**', '**/cli/**', '**/server/**'], message: 'pcp-core is the bottom layer.' },
-          { group: ['../*', '!../errors', '!../types', '!../time', '!../time/*'], message: 'pcp-core/fleet depends only on errors, types and time.' },
-        ],
-      }],
-    },
-  },
-  {
     files: ['src/ui/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

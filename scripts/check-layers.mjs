@@ -26,6 +26,11 @@ const ALLOWED = {
   'archive-writer': [...BASE, 'io', 'archive', 'replay', 'context'],
   export: [...BASE, 'io', 'archive', 'replay', 'context', 'derived', 'archive-writer'],
 };
+/**
+ * Folders that may use only some root files: fleet (pmproxy's REST APIs) stands alone so the
+ * worker, the CLI and the tests can take it without the archive/PDU stack.
+ */
+const ROOT_FILES = { fleet: ['errors', 'types'] };
 /** Accepted exceptions: 'from -> to' with why. */
 const DEBT = {};
 
@@ -63,6 +68,11 @@ for (const f of files) {
     // `./time` (a folder's index) is the folder; `./types` a root file.
     const isFolder = target.includes('/') || (existsSync(join(ROOT, first)) && statSync(join(ROOT, first)).isDirectory());
     const to = isFolder ? first : '(root)';
+    const rootFiles = ROOT_FILES[from];
+    if (to === '(root)' && rootFiles && !rootFiles.includes(first.replace(/\.ts$/, ''))) {
+      problems.push(`${f}: ${from} may use only these root files: ${rootFiles.join(', ')} (${m[1]})`);
+      continue;
+    }
     if (to === from || allowed.includes(to) || DEBT[`${from} -> ${to}`]) continue;
     problems.push(`${f}: ${from} may not import ${to} (${m[1]}); allowed: ${allowed.join(', ')}`);
   }
