@@ -13,7 +13,7 @@ const ARCH_FILES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) 
 const OFFSET = 2400;
 
 test.beforeEach(async ({ page }) => {
-  await openApp(page, '?empty');
+  await openApp(page);
   await dropFiles(page, ARCH_FILES);
   await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
   await setIntervalSec(page, 10);

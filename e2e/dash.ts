@@ -7,7 +7,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 export const QA = '/var/lib/pcp/testsuite/archives';
 export const BAD = '/var/lib/pcp/testsuite/badarchives';
 
-/** Opens the app; `query` e.g. '?empty' (no demo) or '?archive=…'. */
+/** Opens the app: the default page as `npm start` opens it (the demo), or with a query such as '?archive=…'. */
 export async function openApp(page: Page, query = ''): Promise<void> {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

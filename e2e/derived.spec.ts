@@ -10,7 +10,7 @@ import { chart, dropFiles, legendNumber, openApp, pmvalAt, QA, setIntervalSec, s
 const ARCH = `${QA}/20180416.10.00`;
 
 test('a derived-metric chart shows libpcp\'s values for the expression', async ({ page }) => {
-  await openApp(page, '?empty');
+  await openApp(page);
   await dropFiles(page, ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${ARCH}.${s}`));
   await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
   await setIntervalSec(page, 10);

@@ -6,7 +6,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { chart, legendNumber, openApp, source } from './dash';
 
 test('a live host through the bridge shows updating values', async ({ page }) => {
-  await openApp(page, '?empty');
+  await openApp(page);
   await page.getByTestId('host-input').fill('localhost');
   await page.getByTestId('connect-host').click();
   await expect(source(page, 'localhost')).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });

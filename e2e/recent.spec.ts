@@ -4,7 +4,8 @@
 // that opened are listed in the sources panel of a fresh page, open again from there, and
 // stay forgotten once removed.
 import { expect, test } from '@playwright/test';
-import { demoLabel, openApp, position, setIntervalSec, setPosition, source } from './dash';
+import { archiveServer } from './archive-server';
+import { openApp, QA, position, setIntervalSec, setPosition, source } from './dash';
 import { chartsShown, menu, openDemo, settled, tabLabels } from './menus';
 
 test('a changed dashboard is listed in a fresh page and reopens as it was', async ({ page, context }) => {
@@ -52,67 +53,83 @@ test('a changed dashboard is listed in a fresh page and reopens as it was', asyn
 
 test('opened archive URLs and live hosts are listed in a fresh page, reopen from there and can be removed', async ({ page, context, baseURL }) => {
   const demoUrl = `${baseURL}/demo/pmdash-demo`;
-  await openApp(page, '?empty');
-  // A fresh browser remembers nothing, and the panel shows no Recent list.
-  await expect(page.getByTestId('recent-sources')).toHaveCount(0);
-  await page.getByTestId('url-input').fill(demoUrl);
-  await page.getByRole('button', { name: 'Open', exact: true }).click();
-  await expect(source(page, 'pmdash-demo')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
-  await page.getByTestId('host-input').fill('localhost');
-  await page.getByTestId('connect-host').click();
-  await expect(source(page, 'localhost')).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
-  // Both are open in this page, so it offers neither again.
-  await expect(page.getByTestId('recent-sources')).toHaveCount(0);
-  await page.close();
+  const srv = await archiveServer(QA);
+  const archiveUrl = `${srv.url}/20180102`;
+  try {
+    await openApp(page);
+    await expect(source(page, 'pmdash-demo')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    // A fresh browser has nothing to offer: the one source it has seen (the demo) is open.
+    await expect(page.getByTestId('recent-sources')).toHaveCount(0);
+    await page.getByTestId('url-input').fill(archiveUrl);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await expect(source(page, '20180102')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    await page.getByTestId('host-input').fill('localhost');
+    await page.getByTestId('connect-host').click();
+    await expect(source(page, 'localhost')).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+    // Both are open in this page, so it offers neither again; the demo they replaced it does.
+    const here = page.getByTestId('recent-source');
+    await expect(here).toHaveCount(1);
+    await expect(here).toHaveAttribute('data-target', demoUrl);
+    await page.close();
 
-  // A fresh page of the same browser lists both, newest first, each with its kind.
-  const fresh = await context.newPage();
-  await openApp(fresh, '?empty');
-  await expect(fresh.getByTestId('source')).toHaveCount(0);
-  const recent = fresh.getByTestId('recent-source');
-  await expect(recent).toHaveCount(2);
-  await expect(recent.nth(0)).toHaveAttribute('data-kind', 'live');
-  await expect(recent.nth(0)).toHaveAttribute('data-target', 'localhost');
-  await expect(recent.nth(0)).toContainText('LIVE');
-  await expect(recent.nth(1)).toHaveAttribute('data-kind', 'url');
-  await expect(recent.nth(1)).toHaveAttribute('data-target', demoUrl);
-  await expect(recent.nth(1)).toContainText('ARCHIVE');
-  await expect(recent.nth(1)).toContainText('pmdash-demo');
-  const archive = fresh.getByRole('button', { name: `Open archive URL ${demoUrl}`, exact: true });
-  const live = fresh.getByRole('button', { name: 'Connect to live host localhost', exact: true });
-  await expect(archive).toBeVisible();
-  await expect(live).toBeVisible();
+    // A fresh page of the same browser opens the demo and offers the other two, newest first,
+    // each with its kind.
+    const fresh = await context.newPage();
+    await openApp(fresh);
+    await expect(source(fresh, 'pmdash-demo')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    const recent = fresh.getByTestId('recent-source');
+    await expect(recent).toHaveCount(2);
+    await expect(recent.nth(0)).toHaveAttribute('data-kind', 'live');
+    await expect(recent.nth(0)).toHaveAttribute('data-target', 'localhost');
+    await expect(recent.nth(0)).toContainText('LIVE');
+    await expect(recent.nth(1)).toHaveAttribute('data-kind', 'url');
+    await expect(recent.nth(1)).toHaveAttribute('data-target', archiveUrl);
+    await expect(recent.nth(1)).toContainText('ARCHIVE');
+    await expect(recent.nth(1)).toContainText('20180102');
+    const archive = fresh.getByRole('button', { name: `Open archive URL ${archiveUrl}`, exact: true });
+    const live = fresh.getByRole('button', { name: 'Connect to live host localhost', exact: true });
+    await expect(archive).toBeVisible();
+    await expect(live).toBeVisible();
 
-  // The archive entry opens the archive, as typing its URL would.
-  await archive.click();
-  await expect(source(fresh, 'pmdash-demo')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
-  const label = demoLabel();
-  await expect(fresh.getByTestId('headline-host')).toHaveText(label.host);
-  await expect(fresh.getByTestId('headline-span')).toHaveText(`${label.start} – ${label.end}`);
-  // Open now, so no longer offered; the live host still is.
-  await expect(archive).toHaveCount(0);
-  await expect(recent).toHaveCount(1);
+    // The archive entry opens the archive, as typing its URL would, in place of the untouched demo.
+    await archive.click();
+    await expect(source(fresh, '20180102')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    await expect(fresh.getByTestId('headline-host')).toHaveText('bozo');
+    await expect(fresh.getByTestId('source')).toHaveCount(1);
+    // Open now, so no longer offered; the live host still is, and so is the demo it replaced.
+    await expect(archive).toHaveCount(0);
+    await expect(recent).toHaveCount(2);
+    await expect(recent.nth(0)).toHaveAttribute('data-target', demoUrl);
+    await expect(recent.nth(1)).toHaveAttribute('data-target', 'localhost');
 
-  // The live entry is reached from the host field's button with Tab and connects with Enter.
-  await fresh.getByTestId('connect-host').focus();
-  await fresh.keyboard.press('Tab');
-  await expect(live).toBeFocused();
-  await fresh.keyboard.press('Enter');
-  await expect(source(fresh, 'localhost').getByTestId('connection')).toHaveAttribute('data-state', 'connected', { timeout: 30_000 });
-  await expect(fresh.getByTestId('recent-sources')).toHaveCount(0);
-  await fresh.close();
+    // The recent entries are reached from the host field's button with Tab; Enter connects.
+    await fresh.getByTestId('connect-host').focus();
+    const focused = (): Promise<boolean> => live.evaluate((el) => el === document.activeElement);
+    for (let tabs = 0; tabs < 4 && !(await focused()); tabs++) await fresh.keyboard.press('Tab');
+    await expect(live).toBeFocused();
+    await fresh.keyboard.press('Enter');
+    await expect(source(fresh, 'localhost').getByTestId('connection')).toHaveAttribute('data-state', 'connected', { timeout: 30_000 });
+    await expect(recent).toHaveCount(1);
+    await expect(recent).toHaveAttribute('data-target', demoUrl);
+    await fresh.close();
 
-  // ✕ forgets an entry, and it stays forgotten after a reload.
-  const third = await context.newPage();
-  await openApp(third, '?empty');
-  await expect(third.getByTestId('recent-source')).toHaveCount(2);
-  await third.getByRole('button', { name: `Remove archive URL ${demoUrl} from recent sources`, exact: true }).click();
-  await expect(third.getByTestId('recent-source')).toHaveCount(1);
-  await expect(third.getByTestId('recent-source')).toHaveAttribute('data-target', 'localhost');
-  await third.reload();
-  await expect(third.getByTestId('time-bar')).toBeVisible();
-  await expect(third.getByTestId('recent-source')).toHaveCount(1);
-  await expect(third.getByTestId('recent-source')).toHaveAttribute('data-kind', 'live');
-  await expect(third.getByTestId('recent-source')).toHaveAttribute('data-target', 'localhost');
-  await expect(third.getByRole('button', { name: `Open archive URL ${demoUrl}`, exact: true })).toHaveCount(0);
+    // ✕ forgets an entry, and it stays forgotten after a reload.
+    const third = await context.newPage();
+    await openApp(third);
+    await expect(source(third, 'pmdash-demo')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    const offered = third.getByTestId('recent-source');
+    await expect(offered).toHaveCount(2);
+    await third.getByRole('button', { name: `Remove archive URL ${archiveUrl} from recent sources`, exact: true }).click();
+    await expect(offered).toHaveCount(1);
+    await expect(offered).toHaveAttribute('data-target', 'localhost');
+    await third.reload();
+    await expect(third.getByTestId('time-bar')).toBeVisible();
+    await expect(source(third, 'pmdash-demo')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    await expect(offered).toHaveCount(1);
+    await expect(offered).toHaveAttribute('data-kind', 'live');
+    await expect(offered).toHaveAttribute('data-target', 'localhost');
+    await expect(third.getByRole('button', { name: `Open archive URL ${archiveUrl}`, exact: true })).toHaveCount(0);
+  } finally {
+    await srv.close();
+  }
 });

@@ -14,7 +14,7 @@ async function settled(page: Page): Promise<void> {
 }
 
 async function overview(page: Page): Promise<void> {
-  await openApp(page, '?empty');
+  await openApp(page);
   await dropFiles(page, ARCH_FILES);
   await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
   await setPosition(page, '2018-04-16 11:00:00');

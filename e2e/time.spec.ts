@@ -78,7 +78,7 @@ test.describe('time controls', () => {
 });
 
 test('switching the timezone relabels the axis', async ({ page }) => {
-  await openApp(page, '?empty');
+  await openApp(page);
   await dropFiles(page, ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${QA}/20180416.10.00.${s}`));
   await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
   await expect(page.getByTestId('zone-label')).toHaveText('EDT');

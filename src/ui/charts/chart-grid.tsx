@@ -2,7 +2,7 @@
 // one x range (the tab's: the live window when any chart of the tab plots a live source,
 // the archive window otherwise; empty charts too), one zone, one crosshair group and the
 // one time axis underneath, placed exactly under the charts' plot area.
-import { useCallback, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { dash, useDash, useDashShallow } from '../store';
 import { useZone } from '../time/use-zone';
 import { ChartView } from './chart-view';
@@ -51,7 +51,7 @@ function useLiveEnd(chartIds: readonly string[], on: boolean): number {
 const FALLBACK: AxisPlacement = { boxPx: 0, leftPx: 10 + 1 + 6 + PLOT_LEFT, rightPx: 10 + 1 + 6 + PLOT_RIGHT };
 
 /** Measures the first chart's plot area against the axis box, whenever either resizes. */
-function usePlacement(grid: React.RefObject<HTMLDivElement | null>, axis: React.RefObject<HTMLDivElement | null>, key: string): AxisPlacement {
+function usePlacement(grid: RefObject<HTMLDivElement | null>, axis: React.RefObject<HTMLDivElement | null>, key: string): AxisPlacement {
   const [place, setPlace] = useState<AxisPlacement>(FALLBACK);
   useLayoutEffect(() => {
     const g = grid.current;
@@ -76,6 +76,27 @@ function usePlacement(grid: React.RefObject<HTMLDivElement | null>, axis: React.
   return place;
 }
 
+/**
+ * Follows the width of the tab's plots, so the interval can follow the window (one sample per
+ * 2 px): observed on the grid itself, which appears only once a tab exists (a page opened
+ * empty measured the page instead, and kept that width after the first drop).
+ */
+function useViewWidth(grid: RefObject<HTMLDivElement | null>, hasTab: boolean): void {
+  useLayoutEffect(() => {
+    const g = grid.current;
+    if (!g) return;
+    // The plot is the grid less the y axis and padding of a chart.
+    const measure = (): void => {
+      const w = g.clientWidth - 80;
+      if (w > 0) dash().resizedView(w);
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(g);
+    return () => ro.disconnect();
+  }, [grid, hasTab]);
+}
+
 export function ChartGrid() {
   const tab = useDash((s) => s.tabs.find((t) => t.id === s.activeTabId));
   const charts = useDash((s) => s.charts);
@@ -93,6 +114,7 @@ export function ChartGrid() {
   const liveEnd = useLiveEnd(chartIds, live);
   // Before the first live frame the window ends at the time the grid was first drawn.
   const [opened] = useState(() => Date.now());
+  useViewWidth(gridEl, tab !== undefined);
   const place = usePlacement(gridEl, axisEl, `${tab?.id ?? ''}:${chartIds.length > 0 ? chartIds[0] : ''}`);
   const archiveWin: ChartWindow = { t0Ms: w.positionMs - w.windowMs, t1Ms: w.positionMs, intervalMs: w.intervalMs, anchorMs: w.anchorMs };
   // A live tab ends at the newest frame (now, before the first) and shows the chosen history.

@@ -4,7 +4,7 @@
 // As pmtime has two windows, the bar shows the live controls on a live tab and the archive
 // controls on an archive tab (both only on a tab mixing the two). Keyboard shortcuts are
 // wired in app.tsx through handleTimeKey.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { getEngine } from '../engine-client';
 import { notify } from '../menu/notices';
 import { dash, useDash, useDashShallow, type DashState } from '../store';
@@ -105,27 +105,6 @@ function BoundsControl({ zone, startMs, endMs }: { zone: DisplayZone; startMs: n
   );
 }
 
-/** Follows the chart area's width, so the interval can follow the window (one sample per 2 px). */
-function useViewWidth(): void {
-  useEffect(() => {
-    const observed = new Set<Element>();
-    const measure = (): void => {
-      const grid = document.querySelector('[data-testid="chart-grid"]');
-      if (grid && !observed.has(grid)) {
-        observed.add(grid);
-        ro.observe(grid);
-      }
-      // The plot is the grid less the y axis and padding of a chart.
-      const w = grid ? grid.clientWidth - 80 : document.body.clientWidth - 400;
-      if (w > 0) dash().resizedView(w);
-    };
-    const ro = new ResizeObserver(measure);
-    ro.observe(document.body);
-    measure();
-    return () => ro.disconnect();
-  }, []);
-}
-
 /** pmtime's interval: a number and a unit; a unit change converts the number, keeping the interval. */
 function IntervalField({ have }: { have: boolean }) {
   const t = useDashShallow((s) => ({ intervalMs: s.intervalMs, fixed: s.intervalFixed }));
@@ -149,7 +128,6 @@ function IntervalField({ have }: { have: boolean }) {
 }
 
 export function TimeBar({ zone }: Props) {
-  useViewWidth();
   const kind = useDash(tabKind);
   const t = useDashShallow((s) => ({
     positionMs: s.positionMs,
