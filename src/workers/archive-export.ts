@@ -22,7 +22,7 @@ export interface ExportedArchive {
 }
 
 /** "20231114T221320Z" for an instant (UTC, whole seconds). */
-function compactUtc(ms: number): string {
+export function compactUtc(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
 }
 

@@ -150,6 +150,11 @@ export class ArchiveWriter {
     return this.count;
   }
 
+  /** Bytes written so far, all three files (labels included). */
+  get bytes(): number {
+    return this.meta.length + this.data.length + this.index.length;
+  }
+
   /** The finished files. Throws when nothing was written (an archive needs a record and a descriptor). */
   finish(): ArchiveImage {
     if (!this.start || !this.last) throw new ArchiveWriteError('no records to write: an archive needs at least one record');
