@@ -23,6 +23,16 @@ export interface RecorderOptions {
   readonly capBytes: number;
 }
 
+/** A PMAPI answer, or undefined where PMAPI says there is none (PmError); other errors throw. */
+async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof PmError) return undefined;
+    throw e;
+  }
+}
+
 export class ResultRecorder {
   private readonly writer: ArchiveWriter;
   /** Recorded metrics by pmid. */
@@ -55,7 +65,7 @@ export class ResultRecorder {
       const d = descs[i];
       if (d === undefined || typeof d === 'number') continue;
       r.descs.set(pmid, d);
-      r.writer.desc(d, await ctx.nameAll(pmid).catch((e: unknown) => (e instanceof PmError ? [] : Promise.reject(e))));
+      r.writer.desc(d, (await orUndefined(ctx.nameAll(pmid))) ?? []);
       await r.helpText({ pmid }, PM_TEXT_PMID, pmid);
       if (d.indom !== PM_INDOM_NULL && !r.described.has(d.indom)) {
         r.described.set(d.indom, new Set());
@@ -86,7 +96,7 @@ export class ResultRecorder {
   }
 
   private async helpText(target: { readonly pmid: PmId } | { readonly indom: InDom }, kind: number, ident: number): Promise<void> {
-    const lookup = (k: 'oneline' | 'help'): Promise<string | undefined> => this.ctx.lookupText(target, k).catch((e: unknown) => (e instanceof PmError ? undefined : Promise.reject(e)));
+    const lookup = (k: 'oneline' | 'help'): Promise<string | undefined> => orUndefined(this.ctx.lookupText(target, k));
     const oneline = await lookup('oneline');
     const help = await lookup('help');
     if (oneline !== undefined) this.writer.text(kind | PM_TEXT_ONELINE, ident, oneline);
