@@ -9,37 +9,15 @@ import type { DerivedContext } from '../pcp-core/derived/derived-context';
 import { tarFiles } from '../pcp-core/export/tar';
 import type { PmId, Result, Timestamp } from '../pcp-core/types';
 import { toEngineError } from './engine-error';
-import type { EngineError, PlotRequest } from './engine-types';
+import type { EngineError, PlotRequest, RecordedArchive, RecordingStatus } from './engine-types';
+
+export type { RecordedArchive, RecordingStatus };
 import type { LiveTap } from './live-watch';
 import { resolvePlots, type ExpressionDefiner } from './plot-resolve';
 import { compactUtc } from './archive-export';
 
 /** Bound on one recording's archive (all three files); the UI names it when reached. */
 export const RECORD_CAP_BYTES = 64 * 1024 * 1024;
-
-export interface RecordingStatus {
-  readonly id: number;
-  /** The pmids recorded (derived metrics as their operands). */
-  readonly metrics: number;
-  readonly records: number;
-  readonly bytes: number;
-  readonly capBytes: number;
-  /** The cap was reached: nothing more is recorded. */
-  readonly capped: boolean;
-  /** Why recording stopped early (the archive keeps what came before). */
-  readonly error?: EngineError;
-  /** Epoch ms of the first and last recorded result; NaN before the first. */
-  readonly firstMs: number;
-  readonly lastMs: number;
-}
-
-export interface RecordedArchive {
-  /** Base name of the archive, e.g. "myhost-20231114T221320Z". */
-  readonly base: string;
-  /** The .tar holding BASE.meta, BASE.index, BASE.0 (and BASE.view when a view was given). */
-  readonly tar: Uint8Array;
-  readonly status: RecordingStatus;
-}
 
 const toMs = (t: Timestamp): number => t.sec * 1000 + t.nsec / 1e6;
 
