@@ -8,7 +8,7 @@
 // that needed new instance-domain metadata, past every 100,000 bytes of data, and a closing
 // one; §6.2). The
 // label's start is the first record's time; all three labels share PID and hostname (§3.3).
-import type { Desc, InDom, InstanceList, PmId, Timestamp } from '../types';
+import { PM_VAL_INSITU, type Desc, type InDom, type InstanceList, type PmId, type Timestamp } from '../types';
 import { compareTimestamps } from '../time/timestamp';
 import { ArchiveByteWriter } from './byte-writer';
 import { encodeLabelV3, LABEL_SIZE_V3, type LabelFields } from './encode-label';
@@ -124,6 +124,46 @@ export class ArchiveWriter {
     this.checkOrder(timestamp);
     const at = this.data.length;
     encodeRecordV3(this.data, timestamp, sets, (pmid) => this.types.get(pmid));
+    this.indexAfter(timestamp, at);
+  }
+
+  /**
+   * A data record copied as stored (`raw`: length word to trailer, as a volume of format
+   * `version` holds it), as pmlogextract copies records: V3 bytes go in unchanged; a V2
+   * record gets the V3 header (its timestamp widened to 12 bytes), which moves everything
+   * after it 4 bytes on, so each value block pointer grows by one word (§5.1, §5.3). Every
+   * pmid in it with values must have been described before.
+   */
+  recordRaw(timestamp: Timestamp, raw: Uint8Array, version: number): void {
+    this.checkOrder(timestamp);
+    const at = this.data.length;
+    if (version >= 3) {
+      this.data.bytes(raw);
+    } else {
+      const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+      const len = view.getUint32(0);
+      const numpmid = view.getInt32(12);
+      this.data.u32(len + 4);
+      this.data.stampV3(timestamp);
+      this.data.bytes(raw.subarray(12, len - 4));
+      this.data.u32(len + 4);
+      // Value sets follow numpmid; each is pmid, numval, then (numval > 0) valfmt and pairs.
+      let p = 16;
+      for (let i = 0; i < numpmid; i++) {
+        const numval = view.getInt32(p + 4);
+        if (numval <= 0) {
+          p += 8;
+          continue;
+        }
+        if (view.getInt32(p + 8) !== PM_VAL_INSITU) {
+          for (let j = 0; j < numval; j++) {
+            const slot = p + 12 + 8 * j + 4;
+            this.data.patchU32(at + slot + 4, view.getUint32(slot) + 1);
+          }
+        }
+        p += 12 + 8 * numval;
+      }
+    }
     this.indexAfter(timestamp, at);
   }
 

@@ -1,0 +1,80 @@
+// "Export the visible window as an archive" (issue 14 item 6): one hour of 20180416.10.00
+// (4 xz volumes; the hour is ~72 MB of records) through the engine as the app runs it —
+// EngineApi.open over the dropped files (Blobs), then exportArchive (extractWindow and the
+// .tar) — against `pmlogextract -V 3 -S … -T …` writing the same window (V3, as ours). Both
+// sides open the archive and write the hour; the engine runs in this process (as the worker
+// is long-lived, after one warm-up run), pmlogextract as its own process. Medians, sides
+// interleaved; the row's text also gives the export alone (the archive already open, as in the app).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, openAsBlob, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EngineApi } from '../src/workers/engine-api';
+import type { MeasuredResult } from './harness';
+
+export const ARCHIVE_EXPORT_BENCH = 'export archive hour 20180416.10.00';
+const QA = '/var/lib/pcp/testsuite/archives';
+const BASE = '20180416.10.00';
+const SUFFIXES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'];
+/** 10:30–11:30 in the archive's zone (EDT, UTC-4): the busiest hour of the archive. */
+const FROM_MS = Date.UTC(2018, 3, 16, 14, 30);
+const TO_MS = FROM_MS + 3600_000;
+const RUNS = 3;
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
+}
+
+async function ours(): Promise<{ wholeMs: number; exportMs: number; records: number; bytes: number }> {
+  const t0 = performance.now();
+  const api = new EngineApi();
+  const files = await Promise.all(SUFFIXES.map(async (s) => ({ path: `${BASE}.${s}`, file: await openAsBlob(join(QA, `${BASE}.${s}`)) })));
+  const src = await api.open({ kind: 'files', files });
+  const t1 = performance.now();
+  const out = await api.exportArchive(src.handle, FROM_MS, TO_MS);
+  const t2 = performance.now();
+  await api.close(src.handle);
+  return { wholeMs: t2 - t0, exportMs: t2 - t1, records: out.records, bytes: out.tar.length };
+}
+
+function native(dir: string, k: number): number {
+  const t0 = performance.now();
+  const run = spawnSync('pmlogextract', ['-V', '3', '-z', '-S', '@2018-04-16 10:30:00', '-T', '@2018-04-16 11:30:00', join(QA, BASE), join(dir, `x${k}`)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = performance.now() - t0;
+  if (run.status !== 0) throw new Error(`pmlogextract exited ${run.status}: ${run.stderr.toString().slice(0, 500)}`);
+  return ms;
+}
+
+export async function runArchiveExportBenchmark(selected: (name: string) => boolean): Promise<MeasuredResult[]> {
+  if (!selected(ARCHIVE_EXPORT_BENCH)) return [];
+  process.stderr.write(`bench: ${ARCHIVE_EXPORT_BENCH}…\n`);
+  const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-export-'));
+  try {
+    native(dir, 0);
+    const warm = await ours();
+    const n: number[] = [];
+    const whole: number[] = [];
+    const exp: number[] = [];
+    for (let k = 1; k <= RUNS; k++) {
+      n.push(native(dir, k));
+      const r = await ours();
+      whole.push(r.wholeMs);
+      exp.push(r.exportMs);
+    }
+    const nativeMs = median(n);
+    const pmdashMs = median(whole);
+    return [
+      {
+        name: ARCHIVE_EXPORT_BENCH,
+        work: `open 20180416.10.00 (4 xz volumes) and write 10:30–11:30 EDT as a V3 archive (${warm.records} records, ${(warm.bytes / 1e6).toFixed(1)} MB .tar) through EngineApi (pmlogextract -V 3 -S -T); the export alone, archive open: ${median(exp).toFixed(0)} ms`,
+        nativeMs,
+        pmdashMs,
+        ratio: pmdashMs / nativeMs,
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
