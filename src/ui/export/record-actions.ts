@@ -45,7 +45,7 @@ export function useRecordings(): readonly ActiveRecording[] {
 const mb = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MB`;
 
 async function refresh(): Promise<void> {
-  const next = await Promise.all(recordings.map(async (r) => ({ ...r, status: await getEngine().recordingStatus(r.status.id).catch(() => r.status) })));
+  const next = await Promise.all(recordings.map(async (r) => ({ ...r, status: await getEngine().recordingStatus(r.status.id).catch((e: unknown): RecordingStatus => ({ ...r.status, error: asEngineError(e, `recording of ${r.host}`) })) })));
   // A stop may have come while the statuses were asked for.
   set(next.filter((r) => recordings.some((x) => x.status.id === r.status.id)));
   for (const r of recordings) {
