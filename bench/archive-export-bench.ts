@@ -51,8 +51,10 @@ function native(from: string, dir: string, k: number): number {
 }
 
 /** One row: the archive in `from` (its files `suffixes`) on both sides. */
-async function row(name: string, what: string, from: string, suffixes: readonly string[], dir: string): Promise<MeasuredResult> {
+async function row(name: string, what: string, from: string, suffixes: readonly string[], parent: string): Promise<MeasuredResult> {
   process.stderr.write(`bench: ${name}…\n`);
+  // pmlogextract will not overwrite: each row writes its copies into a folder of its own.
+  const dir = mkdtempSync(join(parent, 'row-'));
   native(from, dir, 0);
   const warm = await ours(from, suffixes);
   const n: number[] = [];

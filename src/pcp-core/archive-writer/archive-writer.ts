@@ -29,10 +29,19 @@ export interface ArchiveImage {
 
 /** pmlogger's index rule: a new entry once the volume has grown this much past the last one. */
 const INDEX_EVERY_BYTES = 100_000;
+/**
+ * The volume is kept in chunks of about this size: a large export grows no buffer by doubling
+ * (each doubling copies and zero-fills everything so far); one copy joins them at the end.
+ */
+const VOLUME_CHUNK = 4 * 1024 * 1024;
 
 export class ArchiveWriter {
   private readonly meta = new ArchiveByteWriter(64 * 1024);
-  private readonly data = new ArchiveByteWriter(256 * 1024);
+  /** The volume: finished chunks, then the chunk being written (records never straddle two). */
+  private data = new ArchiveByteWriter(256 * 1024);
+  private readonly dataChunks: Uint8Array[] = [];
+  /** Bytes of the volume in dataChunks. */
+  private dataBase = 0;
   private readonly index = new ArchiveByteWriter(4096);
   private readonly types = new Map<PmId, number>();
   private readonly indoms = new Map<InDom, InstanceList>();
@@ -107,24 +116,39 @@ export class ArchiveWriter {
    * instance-domain metadata, or took the volume past the next 100,000-byte mark.
    */
   private indexAfter(timestamp: Timestamp, recordStart: number): void {
-    const needed = this.indomSinceLastRecord || recordStart === LABEL_SIZE_V3 || this.data.length > this.flushAt;
+    const needed = this.indomSinceLastRecord || recordStart === LABEL_SIZE_V3 || this.volumeLength > this.flushAt;
     this.indomSinceLastRecord = false;
     if (!needed) {
       this.logOffset = recordStart;
       return;
     }
     this.indexEntry(timestamp, this.metaOffset, recordStart);
-    this.logOffset = this.data.length;
+    this.logOffset = this.volumeLength;
     this.metaOffset = this.meta.length;
-    this.flushAt = this.data.length + INDEX_EVERY_BYTES;
+    this.flushAt = this.volumeLength + INDEX_EVERY_BYTES;
   }
 
   /** A data record; every pmid with values must have been described (desc) before. */
   record(timestamp: Timestamp, sets: readonly ValueSetToWrite[]): void {
     this.checkOrder(timestamp);
-    const at = this.data.length;
+    const at = this.volumeLength;
     encodeRecordV3(this.data, timestamp, sets, (pmid) => this.types.get(pmid));
     this.indexAfter(timestamp, at);
+    this.rollVolume();
+  }
+
+  /** Bytes of the volume so far. */
+  private get volumeLength(): number {
+    return this.dataBase + this.data.length;
+  }
+
+  /** Between records: a full chunk is set aside and a new one begun. */
+  private rollVolume(): void {
+    if (this.data.length < VOLUME_CHUNK) return;
+    const chunk = this.data.take();
+    this.dataChunks.push(chunk);
+    this.dataBase += chunk.length;
+    this.data = new ArchiveByteWriter(VOLUME_CHUNK + 64 * 1024);
   }
 
   /**
@@ -136,7 +160,8 @@ export class ArchiveWriter {
    */
   recordRaw(timestamp: Timestamp, raw: Uint8Array, version: number): void {
     this.checkOrder(timestamp);
-    const at = this.data.length;
+    const at = this.volumeLength;
+    const local = this.data.length;
     if (version >= 3) {
       this.data.bytes(raw);
     } else {
@@ -158,13 +183,14 @@ export class ArchiveWriter {
         if (view.getInt32(p + 8) !== PM_VAL_INSITU) {
           for (let j = 0; j < numval; j++) {
             const slot = p + 12 + 8 * j + 4;
-            this.data.patchU32(at + slot + 4, view.getUint32(slot) + 1);
+            this.data.patchU32(local + slot + 4, view.getUint32(slot) + 1);
           }
         }
         p += 12 + 8 * numval;
       }
     }
     this.indexAfter(timestamp, at);
+    this.rollVolume();
   }
 
   /**
@@ -174,9 +200,10 @@ export class ArchiveWriter {
    */
   mark(timestamp: Timestamp, joining = false): void {
     this.checkOrder(timestamp);
-    const at = this.data.length;
+    const at = this.volumeLength;
     encodeMarkV3(this.data, timestamp);
     if (!joining) this.indexAfter(timestamp, at);
+    this.rollVolume();
   }
 
   private indexEntry(t: Timestamp, metaOffset: number, dataOffset: number): void {
@@ -192,7 +219,7 @@ export class ArchiveWriter {
 
   /** Bytes written so far, all three files (labels included). */
   get bytes(): number {
-    return this.meta.length + this.data.length + this.index.length;
+    return this.meta.length + this.volumeLength + this.index.length;
   }
 
   /** The finished files. Throws when nothing was written (an archive needs a record and a descriptor). */
@@ -202,14 +229,21 @@ export class ArchiveWriter {
     // The closing entry: the last time, the whole .meta, and pmlogextract's last data offset.
     this.indexEntry(this.last, this.meta.length, this.logOffset);
     const label: LabelFields = { ...this.fields, start: this.start };
-    const files = { meta: this.meta, index: this.index, volume: this.data };
-    const vols = { meta: -1, index: -2, volume: 0 } as const;
-    for (const key of ['meta', 'index', 'volume'] as const) {
+    const labelFor = (vol: number): Uint8Array => {
       const lw = new ArchiveByteWriter(LABEL_SIZE_V3);
-      encodeLabelV3(lw, label, vols[key]);
-      files[key].patchBytes(0, lw.current());
+      encodeLabelV3(lw, label, vol);
+      return lw.current();
+    };
+    this.meta.patchBytes(0, labelFor(-1));
+    this.index.patchBytes(0, labelFor(-2));
+    const volume = new Uint8Array(this.volumeLength);
+    let at = 0;
+    for (const c of [...this.dataChunks, this.data.current()]) {
+      volume.set(c, at);
+      at += c.length;
     }
-    return { meta: this.meta.finish(), index: this.index.finish(), volume: this.data.finish(), label, records: this.count, end: this.last };
+    volume.set(labelFor(0), 0);
+    return { meta: this.meta.finish(), index: this.index.finish(), volume, label, records: this.count, end: this.last };
   }
 }
 
