@@ -38,7 +38,7 @@ export async function exportArchiveWindow(ctx: Context, name: string, t0Ms: numb
   const tar = tarFiles([
     { name: `${base}.meta`, bytes: image.meta, mtimeSec },
     { name: `${base}.index`, bytes: image.index, mtimeSec },
-    { name: `${base}.0`, bytes: image.volume, mtimeSec },
+    { name: `${base}.0`, bytes: image.volumeParts, mtimeSec },
   ]);
   return { base, tar, records: image.records, firstMs, lastMs: toMs(image.end) };
 }

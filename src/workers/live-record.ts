@@ -86,7 +86,7 @@ export class LiveRecording implements LiveTap {
     const files = [
       { name: `${base}.meta`, bytes: image.meta, mtimeSec },
       { name: `${base}.index`, bytes: image.index, mtimeSec },
-      { name: `${base}.0`, bytes: image.volume, mtimeSec },
+      { name: `${base}.0`, bytes: image.volumeParts, mtimeSec },
     ];
     if (view !== undefined) files.push({ name: `${base}.view`, bytes: new TextEncoder().encode(view), mtimeSec });
     return { base, tar: tarFiles(files), status: this.status() };

@@ -19,8 +19,10 @@ import { encodeMarkV3, encodeRecordV3, type ValueSetToWrite } from './encode-rec
 export interface ArchiveImage {
   readonly meta: Uint8Array;
   readonly index: Uint8Array;
-  /** Volume 0. */
+  /** Volume 0 (joined from volumeParts when first asked for). */
   readonly volume: Uint8Array;
+  /** Volume 0 in the pieces it was written in (label first): a .tar takes them as they are. */
+  readonly volumeParts: readonly Uint8Array[];
   readonly label: LabelFields;
   readonly records: number;
   /** Time of the last record (the label's start is the first). */
@@ -236,14 +238,31 @@ export class ArchiveWriter {
     };
     this.meta.patchBytes(0, labelFor(-1));
     this.index.patchBytes(0, labelFor(-2));
-    const volume = new Uint8Array(this.volumeLength);
-    let at = 0;
-    for (const c of [...this.dataChunks, this.data.current()]) {
-      volume.set(c, at);
-      at += c.length;
-    }
-    volume.set(labelFor(0), 0);
-    return { meta: this.meta.finish(), index: this.index.finish(), volume, label, records: this.count, end: this.last };
+    const parts = [...this.dataChunks, this.data.current()];
+    parts[0]?.set(labelFor(0), 0);
+    const size = this.volumeLength;
+    let joined: Uint8Array | undefined;
+    const volume = (): Uint8Array => {
+      if (joined) return joined;
+      joined = new Uint8Array(size);
+      let at = 0;
+      for (const c of parts) {
+        joined.set(c, at);
+        at += c.length;
+      }
+      return joined;
+    };
+    return {
+      meta: this.meta.finish(),
+      index: this.index.finish(),
+      get volume() {
+        return volume();
+      },
+      volumeParts: parts,
+      label,
+      records: this.count,
+      end: this.last,
+    };
   }
 }
 
