@@ -5,6 +5,7 @@ import { runBrowserBenchmarks } from './browser-bench';
 import { runLiveBenchmarks } from './live-bench';
 import { runBridgeMemoryBenchmark } from './bridge-memory-bench';
 import { runLiveUiBenchmark } from './live-ui-bench';
+import { runArchiveExportBenchmark } from './archive-export-bench';
 
 const pmdash = (...args: string[]) => ({ cmd: process.execPath, args: ['bin/pmdash.js', ...args] });
 
@@ -95,6 +96,8 @@ const results: (BenchResult | MeasuredResult)[] = selected.map((b) => {
   process.stderr.write(`bench: ${b.name}…\n`);
   return runBenchmark(b);
 });
+// The app's archive export of one hour vs pmlogextract of the same window.
+results.push(...(await runArchiveExportBenchmark((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 // Live pmcd through the bridge vs libpcp direct (round trip, whole command, 20 clients).
 results.push(...(await runLiveBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 // Bridge memory with clients that never read.

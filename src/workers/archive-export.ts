@@ -22,7 +22,7 @@ export interface ExportedArchive {
 }
 
 /** "20231114T221320Z" for an instant (UTC, whole seconds). */
-function compactUtc(ms: number): string {
+export function compactUtc(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
 }
 
@@ -38,7 +38,7 @@ export async function exportArchiveWindow(ctx: Context, name: string, t0Ms: numb
   const tar = tarFiles([
     { name: `${base}.meta`, bytes: image.meta, mtimeSec },
     { name: `${base}.index`, bytes: image.index, mtimeSec },
-    { name: `${base}.0`, bytes: image.volume, mtimeSec },
+    { name: `${base}.0`, bytes: image.volumeParts, mtimeSec },
   ]);
   return { base, tar, records: image.records, firstMs, lastMs: toMs(image.end) };
 }

@@ -21,6 +21,7 @@ import { fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
 import { formatUnits } from '../pcp-core/units';
 import { exportArchiveWindow, type ExportedArchive } from './archive-export';
+import { LiveRecording, type RecordedArchive, type RecordingStatus } from './live-record';
 import { readView, standardViews, writeView, type ReadView, type StandardViewEntry } from './views-api';
 import type { ViewFile } from '../pcp-core/views';
 import type { TimeWindowArgs } from '../pcp-core/time';
@@ -54,6 +55,9 @@ export class EngineApi {
   /** Watch id → the key of its feed. */
   private readonly watches = new Map<number, string>();
   private nextWatch = 1;
+  /** Live recordings by id, and the feed (key) each reads, if any is running. */
+  private readonly recordings = new Map<number, { handle: SourceHandle; rec: LiveRecording; feed: string | undefined }>();
+  private nextRecording = 1;
   /** pmproxy's /series store, many hosts at once (fleet-api.ts). */
   private readonly fleet = new FleetApi();
 
@@ -189,6 +193,7 @@ export class EngineApi {
       }
       this.watches.set(id, key);
       f.feed.add(id, spec, listener);
+      this.attachRecordings(handle);
       return Promise.resolve(id);
     });
   }
@@ -199,7 +204,10 @@ export class EngineApi {
     const f = key === undefined ? undefined : this.feeds.get(key);
     if (key !== undefined && f) {
       f.feed.remove(id);
-      if (f.feed.size === 0) this.feeds.delete(key);
+      if (f.feed.size === 0) {
+        this.feeds.delete(key);
+        this.attachRecordings(f.handle);
+      }
     }
     return Promise.resolve();
   }
@@ -258,6 +266,60 @@ export class EngineApi {
   exportArchive(handle: SourceHandle, t0Ms: number, t1Ms: number): Promise<ExportedArchive> {
     const name = this.sources.get(handle)?.opened.name ?? 'archive';
     return this.run(handle, `export of ${name}`, (ctx) => exportArchiveWindow(ctx, name, t0Ms, t1Ms));
+  }
+
+  /**
+   * Starts recording `plots` of a live source into a V3 archive (live-record.ts): the
+   * recording reads the results of the source's live feed (no fetch of its own), so it
+   * records while charts of the source are watching, at their interval.
+   */
+  startRecording(handle: SourceHandle, plots: readonly PlotRequest[]): Promise<RecordingStatus> {
+    const entry = this.sources.get(handle);
+    const name = entry?.opened.name ?? `source ${handle}`;
+    return this.run(handle, `recording of ${name}`, async () => {
+      if (!entry) throw new PmError(PM_ERR_NOCONTEXT, undefined, `source ${handle}`);
+      if (entry.opened.ctx.source.kind !== 'live') throw new PmError(PM_ERR_MODE, 'only live sources can be recorded', name);
+      const rec = await LiveRecording.start(this.nextRecording++, entry.ctx, plots, (expr) => defineExpression(entry, expr));
+      this.recordings.set(rec.id, { handle, rec, feed: undefined });
+      this.attachRecordings(handle);
+      return rec.status();
+    });
+  }
+
+  /** Progress of a recording: records, bytes, whether the cap was reached or it failed. */
+  recordingStatus(id: number): Promise<RecordingStatus> {
+    return boundary(`recording ${id}`, () => {
+      const r = this.recordings.get(id);
+      if (!r) return Promise.reject(new PmError(PM_ERR_NOCONTEXT, 'no such recording', `recording ${id}`));
+      return Promise.resolve(r.rec.status());
+    });
+  }
+
+  /** Stops a recording: its archive as a .tar, with `view` (view file text) as BASE.view. */
+  stopRecording(id: number, view?: string): Promise<RecordedArchive> {
+    return boundary(`recording ${id}`, async () => {
+      const r = this.recordings.get(id);
+      if (!r) throw new PmError(PM_ERR_NOCONTEXT, 'no such recording', `recording ${id}`);
+      this.recordings.delete(id);
+      this.feeds.get(r.feed ?? '')?.feed.removeTap(r.rec);
+      // A fetch of the source may be writing into it: finish behind it.
+      await this.sources.get(r.handle)?.queue;
+      return r.rec.finish(view);
+    });
+  }
+
+  /** Each recording of `handle` reads one running feed of the source (the first there is). */
+  private attachRecordings(handle: SourceHandle): void {
+    for (const r of this.recordings.values()) {
+      if (r.handle !== handle || (r.feed !== undefined && this.feeds.has(r.feed))) continue;
+      r.feed = undefined;
+      for (const [key, f] of this.feeds) {
+        if (f.handle !== handle) continue;
+        f.feed.addTap(r.rec);
+        r.feed = key;
+        break;
+      }
+    }
   }
 
   /** PCP time syntax (-S/-T/-O) against [startMs, endMs] in zone `tz` (time-window.ts). */

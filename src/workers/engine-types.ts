@@ -208,3 +208,28 @@ export interface ConnectionStatus {
 /** Live streaming: a one-row block per tick, or a fetch error, pushed to a callback. */
 export type LiveEvent = { readonly kind: 'frame'; readonly block: SeriesBlock } | { readonly kind: 'error'; readonly error: EngineError };
 export type LiveListener = (e: LiveEvent) => void;
+
+/** A live recording as it goes (live-record.ts). */
+export interface RecordingStatus {
+  readonly id: number;
+  /** The pmids recorded (derived metrics as their operands). */
+  readonly metrics: number;
+  readonly records: number;
+  readonly bytes: number;
+  readonly capBytes: number;
+  /** The cap was reached: nothing more is recorded. */
+  readonly capped: boolean;
+  /** Why recording stopped early (the archive keeps what came before). */
+  readonly error?: EngineError;
+  /** Epoch ms of the first and last recorded result; NaN before the first. */
+  readonly firstMs: number;
+  readonly lastMs: number;
+}
+
+export interface RecordedArchive {
+  /** Base name of the archive, e.g. "myhost-20231114T221320Z". */
+  readonly base: string;
+  /** The .tar holding BASE.meta, BASE.index, BASE.0 (and BASE.view when a view was given). */
+  readonly tar: Uint8Array;
+  readonly status: RecordingStatus;
+}

@@ -1,9 +1,9 @@
-// Worker entry: exposes one EngineApi over Comlink. The only addition is transfer of series
-// buffers: a SeriesBlock's Float64Arrays move to the main thread instead of being copied
-// (the worker never reuses them), for archive windows and live frames alike.
+// Worker entry: exposes one EngineApi over Comlink. The only addition is transfer of buffers
+// the worker never reuses: a SeriesBlock's Float64Arrays (archive windows and live frames
+// alike) and a recorded archive's .tar move to the main thread instead of being copied.
 import { expose, transfer } from 'comlink';
 import { EngineApi } from './engine-api';
-import type { LiveListener, SeriesBlock, SeriesRequest, SourceHandle } from './engine-types';
+import type { LiveListener, RecordedArchive, SeriesBlock, SeriesRequest, SourceHandle } from './engine-types';
 import type { LiveWatchSpec } from './live-watch';
 import { blockBuffers } from './series-fetch';
 
@@ -11,6 +11,11 @@ class WorkerEngine extends EngineApi {
   override async fetchSeries(req: SeriesRequest): Promise<SeriesBlock> {
     const block = await super.fetchSeries(req);
     return transfer(block, blockBuffers(block));
+  }
+
+  override async stopRecording(id: number, view?: string): Promise<RecordedArchive> {
+    const out = await super.stopRecording(id, view);
+    return transfer(out, [out.tar.buffer]);
   }
 
   override watchLive(handle: SourceHandle, spec: LiveWatchSpec, listener: LiveListener): Promise<number> {

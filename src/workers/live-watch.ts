@@ -6,7 +6,7 @@
 // source's DerivedContext, whose fetch asks pmcd for their operands in the same PDU. The UI
 // keeps the history; the worker keeps only the previous values a rate needs.
 import type { Context } from '../pcp-core/context/context';
-import type { PmId } from '../pcp-core/types';
+import type { PmId, Result } from '../pcp-core/types';
 import { ColumnSet } from './column-set';
 import { toEngineError } from './engine-error';
 import type { LiveListener, PlotRequest } from './engine-types';
@@ -19,6 +19,15 @@ export interface LiveWatchSpec {
   readonly plots: readonly PlotRequest[];
   readonly rate: boolean;
   readonly intervalMs: number;
+}
+
+/**
+ * Something else that reads the feed's results (a recording): its pmids join the one fetch
+ * per tick and it gets every raw result, so it costs pmcd no extra fetch.
+ */
+export interface LiveTap {
+  readonly pmids: readonly PmId[];
+  take(result: Result): Promise<void>;
 }
 
 /** One chart's share of a feed. */
@@ -37,6 +46,7 @@ export class LiveFeed {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running = false;
   private readonly watchers = new Map<number, Watcher>();
+  private readonly taps = new Set<LiveTap>();
 
   constructor(
     private readonly ctx: Context,
@@ -68,6 +78,15 @@ export class LiveFeed {
     return had;
   }
 
+  /** Adds a reader of raw results; it rides on the watchers' ticks (the feed runs while charts watch). */
+  addTap(tap: LiveTap): void {
+    this.taps.add(tap);
+  }
+
+  removeTap(tap: LiveTap): void {
+    this.taps.delete(tap);
+  }
+
   stop(): void {
     for (const w of this.watchers.values()) w.gone = true;
     this.watchers.clear();
@@ -97,6 +116,8 @@ export class LiveFeed {
     for (const w of current) w.set ??= new ColumnSet(await resolvePlots(this.ctx, w.spec.plots, this.define), w.spec.rate);
     const union = new Set<PmId>();
     for (const w of current) for (const id of w.set?.pmids ?? []) union.add(id);
+    const taps = [...this.taps];
+    for (const tap of taps) for (const id of tap.pmids) union.add(id);
     // Every plot an error: nothing to ask pmcd, but each chart still gets its plots and errors.
     const result = union.size > 0 ? await this.ctx.fetch([...union]) : undefined;
     const t = result ? timestampToMs(result.timestamp) : Date.now();
@@ -111,6 +132,7 @@ export class LiveFeed {
       if (result) set.apply(result, 0);
       w.emit({ kind: 'frame', block: frame(set, t, this.intervalMs) });
     }
+    if (result) for (const tap of taps) if (this.taps.has(tap)) await tap.take(result);
   }
 }
 

@@ -92,4 +92,38 @@ describe('ArchiveWriter', () => {
     expect(() => w.record(at(6), [set(DESCS.str, PM_VAL_SPTR, [[-1, 42]])])).toThrow(/cannot be written as type 6/);
     expect(() => w.record(at(6), [set(desc(99, PM_TYPE_64), PM_VAL_DPTR, [[-1, 1n]])])).toThrow(/no descriptor/);
   });
+
+  it('copies records as stored: V3 bytes unchanged, V2 records with the V3 header and pointers one word on', async () => {
+    const img = build();
+    const v = new DataView(img.volume.buffer, img.volume.byteOffset, img.volume.byteLength);
+    // The synthetic archive's first record (every value type, in-situ and pointer sets).
+    const v3 = img.volume.slice(808, 808 + v.getUint32(808));
+    // The same record as a V2 volume stores it: timeval header, pointers one word less.
+    const r = new DataView(v3.buffer);
+    const len = r.getUint32(0);
+    const v2 = new Uint8Array(len - 4);
+    const w2 = new DataView(v2.buffer);
+    w2.setUint32(0, len - 4);
+    w2.setUint32(4, r.getUint32(4));
+    w2.setUint32(8, r.getInt32(12) / 1000);
+    v2.set(v3.subarray(16, len - 4), 12);
+    w2.setUint32(len - 8, len - 4);
+    let p = 16;
+    for (let i = 0; i < w2.getInt32(12); i++) {
+      const numval = w2.getInt32(p + 4);
+      if (numval > 0 && w2.getInt32(p + 8) !== 0) for (let j = 0; j < numval; j++) w2.setUint32(p + 16 + 8 * j, w2.getUint32(p + 16 + 8 * j) - 1);
+      p += numval > 0 ? 12 + 8 * numval : 8;
+    }
+    for (const [raw, version] of [[v3, 3], [v2, 2]] as const) {
+      const w = new ArchiveWriter({ pid: 1, hostname: 'synthetic.example', timezone: 'UTC', zoneinfo: '' });
+      for (const [name, d] of Object.entries(DESCS)) w.desc(d, [`syn.${name}`]);
+      w.indom(at(0), D, { instances: Int32Array.of(1, 2, 3, 4, 5), names: ['one', 'two', 'three', 'four', 'five'] });
+      w.recordRaw(at(0), raw, version);
+      const out = w.finish();
+      expect(out.volume.subarray(808)).toEqual(v3);
+      const { recs } = await readBack(out);
+      const { recs: want } = await readBack(img);
+      expect(recs[0]?.sets).toEqual(want[0]?.sets);
+    }
+  });
 });

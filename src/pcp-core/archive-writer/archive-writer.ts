@@ -8,7 +8,7 @@
 // that needed new instance-domain metadata, past every 100,000 bytes of data, and a closing
 // one; §6.2). The
 // label's start is the first record's time; all three labels share PID and hostname (§3.3).
-import type { Desc, InDom, InstanceList, PmId, Timestamp } from '../types';
+import { PM_VAL_INSITU, type Desc, type InDom, type InstanceList, type PmId, type Timestamp } from '../types';
 import { compareTimestamps } from '../time/timestamp';
 import { ArchiveByteWriter } from './byte-writer';
 import { encodeLabelV3, LABEL_SIZE_V3, type LabelFields } from './encode-label';
@@ -19,8 +19,10 @@ import { encodeMarkV3, encodeRecordV3, type ValueSetToWrite } from './encode-rec
 export interface ArchiveImage {
   readonly meta: Uint8Array;
   readonly index: Uint8Array;
-  /** Volume 0. */
+  /** Volume 0 (joined from volumeParts when first asked for). */
   readonly volume: Uint8Array;
+  /** Volume 0 in the pieces it was written in (label first): a .tar takes them as they are. */
+  readonly volumeParts: readonly Uint8Array[];
   readonly label: LabelFields;
   readonly records: number;
   /** Time of the last record (the label's start is the first). */
@@ -29,10 +31,19 @@ export interface ArchiveImage {
 
 /** pmlogger's index rule: a new entry once the volume has grown this much past the last one. */
 const INDEX_EVERY_BYTES = 100_000;
+/**
+ * The volume is kept in chunks of about this size: a large export grows no buffer by doubling
+ * (each doubling copies and zero-fills everything so far); one copy joins them at the end.
+ */
+const VOLUME_CHUNK = 4 * 1024 * 1024;
 
 export class ArchiveWriter {
   private readonly meta = new ArchiveByteWriter(64 * 1024);
-  private readonly data = new ArchiveByteWriter(256 * 1024);
+  /** The volume: finished chunks, then the chunk being written (records never straddle two). */
+  private data = new ArchiveByteWriter(256 * 1024);
+  private readonly dataChunks: Uint8Array[] = [];
+  /** Bytes of the volume in dataChunks. */
+  private dataBase = 0;
   private readonly index = new ArchiveByteWriter(4096);
   private readonly types = new Map<PmId, number>();
   private readonly indoms = new Map<InDom, InstanceList>();
@@ -107,24 +118,81 @@ export class ArchiveWriter {
    * instance-domain metadata, or took the volume past the next 100,000-byte mark.
    */
   private indexAfter(timestamp: Timestamp, recordStart: number): void {
-    const needed = this.indomSinceLastRecord || recordStart === LABEL_SIZE_V3 || this.data.length > this.flushAt;
+    const needed = this.indomSinceLastRecord || recordStart === LABEL_SIZE_V3 || this.volumeLength > this.flushAt;
     this.indomSinceLastRecord = false;
     if (!needed) {
       this.logOffset = recordStart;
       return;
     }
     this.indexEntry(timestamp, this.metaOffset, recordStart);
-    this.logOffset = this.data.length;
+    this.logOffset = this.volumeLength;
     this.metaOffset = this.meta.length;
-    this.flushAt = this.data.length + INDEX_EVERY_BYTES;
+    this.flushAt = this.volumeLength + INDEX_EVERY_BYTES;
   }
 
   /** A data record; every pmid with values must have been described (desc) before. */
   record(timestamp: Timestamp, sets: readonly ValueSetToWrite[]): void {
     this.checkOrder(timestamp);
-    const at = this.data.length;
+    const at = this.volumeLength;
     encodeRecordV3(this.data, timestamp, sets, (pmid) => this.types.get(pmid));
     this.indexAfter(timestamp, at);
+    this.rollVolume();
+  }
+
+  /** Bytes of the volume so far. */
+  private get volumeLength(): number {
+    return this.dataBase + this.data.length;
+  }
+
+  /** Between records: a full chunk is set aside and a new one begun. */
+  private rollVolume(): void {
+    if (this.data.length < VOLUME_CHUNK) return;
+    const chunk = this.data.take();
+    this.dataChunks.push(chunk);
+    this.dataBase += chunk.length;
+    this.data = new ArchiveByteWriter(VOLUME_CHUNK + 64 * 1024);
+  }
+
+  /**
+   * A data record copied as stored (`raw`: length word to trailer, as a volume of format
+   * `version` holds it), as pmlogextract copies records: V3 bytes go in unchanged; a V2
+   * record gets the V3 header (its timestamp widened to 12 bytes), which moves everything
+   * after it 4 bytes on, so each value block pointer grows by one word (§5.1, §5.3). Every
+   * pmid in it with values must have been described before.
+   */
+  recordRaw(timestamp: Timestamp, raw: Uint8Array, version: number): void {
+    this.checkOrder(timestamp);
+    const at = this.volumeLength;
+    const local = this.data.length;
+    if (version >= 3) {
+      this.data.bytes(raw);
+    } else {
+      const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+      const len = view.getUint32(0);
+      const numpmid = view.getInt32(12);
+      this.data.u32(len + 4);
+      this.data.stampV3(timestamp);
+      this.data.bytes(raw.subarray(12, len - 4));
+      this.data.u32(len + 4);
+      // Value sets follow numpmid; each is pmid, numval, then (numval > 0) valfmt and pairs.
+      let p = 16;
+      for (let i = 0; i < numpmid; i++) {
+        const numval = view.getInt32(p + 4);
+        if (numval <= 0) {
+          p += 8;
+          continue;
+        }
+        if (view.getInt32(p + 8) !== PM_VAL_INSITU) {
+          for (let j = 0; j < numval; j++) {
+            const slot = p + 12 + 8 * j + 4;
+            this.data.patchU32(local + slot + 4, view.getUint32(slot) + 1);
+          }
+        }
+        p += 12 + 8 * numval;
+      }
+    }
+    this.indexAfter(timestamp, at);
+    this.rollVolume();
   }
 
   /**
@@ -134,9 +202,10 @@ export class ArchiveWriter {
    */
   mark(timestamp: Timestamp, joining = false): void {
     this.checkOrder(timestamp);
-    const at = this.data.length;
+    const at = this.volumeLength;
     encodeMarkV3(this.data, timestamp);
     if (!joining) this.indexAfter(timestamp, at);
+    this.rollVolume();
   }
 
   private indexEntry(t: Timestamp, metaOffset: number, dataOffset: number): void {
@@ -150,6 +219,11 @@ export class ArchiveWriter {
     return this.count;
   }
 
+  /** Bytes written so far, all three files (labels included). */
+  get bytes(): number {
+    return this.meta.length + this.volumeLength + this.index.length;
+  }
+
   /** The finished files. Throws when nothing was written (an archive needs a record and a descriptor). */
   finish(): ArchiveImage {
     if (!this.start || !this.last) throw new ArchiveWriteError('no records to write: an archive needs at least one record');
@@ -157,14 +231,38 @@ export class ArchiveWriter {
     // The closing entry: the last time, the whole .meta, and pmlogextract's last data offset.
     this.indexEntry(this.last, this.meta.length, this.logOffset);
     const label: LabelFields = { ...this.fields, start: this.start };
-    const files = { meta: this.meta, index: this.index, volume: this.data };
-    const vols = { meta: -1, index: -2, volume: 0 } as const;
-    for (const key of ['meta', 'index', 'volume'] as const) {
+    const labelFor = (vol: number): Uint8Array => {
       const lw = new ArchiveByteWriter(LABEL_SIZE_V3);
-      encodeLabelV3(lw, label, vols[key]);
-      files[key].patchBytes(0, lw.current());
-    }
-    return { meta: this.meta.finish(), index: this.index.finish(), volume: this.data.finish(), label, records: this.count, end: this.last };
+      encodeLabelV3(lw, label, vol);
+      return lw.current();
+    };
+    this.meta.patchBytes(0, labelFor(-1));
+    this.index.patchBytes(0, labelFor(-2));
+    const parts = [...this.dataChunks, this.data.current()];
+    parts[0]?.set(labelFor(0), 0);
+    const size = this.volumeLength;
+    let joined: Uint8Array | undefined;
+    const volume = (): Uint8Array => {
+      if (joined) return joined;
+      joined = new Uint8Array(size);
+      let at = 0;
+      for (const c of parts) {
+        joined.set(c, at);
+        at += c.length;
+      }
+      return joined;
+    };
+    return {
+      meta: this.meta.finish(),
+      index: this.index.finish(),
+      get volume() {
+        return volume();
+      },
+      volumeParts: parts,
+      label,
+      records: this.count,
+      end: this.last,
+    };
   }
 }
 

@@ -20,7 +20,9 @@ import type { ArchiveSet } from '../archive/archive-set';
 import { PM_TEXT_HELP, PM_TEXT_INDOM, PM_TEXT_ONELINE, PM_TEXT_PMID, type StoredLabelSet } from '../archive/meta-records';
 import { compareTimestamps } from '../time/timestamp';
 import { replaySetOf } from '../context/archive-replay-source';
-import { nextArchiveRecord, type ArchiveRecord } from '../replay/archive-records';
+import type { ArchiveRecord } from '../replay/archive-records';
+import type { LogRecord } from '../replay/log-record';
+import { decodeValueSets } from '../archive/data-record';
 import { ReplaySession } from '../replay/replay-session';
 import { ArchiveWriter, type ArchiveImage } from './archive-writer';
 import { ArchiveWriteError } from './encode-meta';
@@ -64,10 +66,12 @@ class Extractor {
     const session = new ReplaySession((await replaySetOf(this.set)).replay);
     await session.setMode(PM_MODE_FORW, this.options.from);
     const typeOf = (pmid: PmId): number | undefined => this.meta.desc(pmid)?.type;
+    // All metrics: records are copied as stored (no decoding); a subset needs them decoded.
+    const raw = this.options.pmids === undefined;
     for (;;) {
-      let rec: ArchiveRecord;
+      let rec: LogRecord;
       try {
-        rec = await nextArchiveRecord(session, typeOf);
+        rec = await session.fetchArchiveRecord();
       } catch (e) {
         if (e instanceof PmError && e.code === PM_ERR_EOL) break;
         // Moving into an overlapping archive: libpcp reports it and reads on there.
@@ -79,7 +83,9 @@ class Extractor {
       if (compareTimestamps(t, this.options.to) > 0) break;
       // Timestamps that go backwards are skipped, as pmFetchArchive skips them.
       if (this.last && compareTimestamps(t, this.last) < 0) continue;
-      this.copy(rec);
+      const archive = session.cursor.cur;
+      if (raw && rec.numpmid > 0) this.copyRaw(rec, archive);
+      else this.copy({ timestamp: t, sets: decodeValueSets(rec.buf, rec.view, rec, typeOf), mark: rec.numpmid === 0, synthetic: rec.virtual, archive });
     }
     if (!this.writer) throw new ArchiveWriteError('there are no records in the chosen time window');
     return this.writer.finish();
@@ -89,7 +95,7 @@ class Extractor {
     const t = rec.timestamp;
     const sets = this.options.pmids ? rec.sets.filter((s) => this.options.pmids?.has(s.pmid)) : rec.sets;
     if (!rec.mark && sets.length === 0) return;
-    const w = (this.writer ??= this.start(rec));
+    const w = (this.writer ??= this.start(rec.timestamp, rec.archive));
     this.last = t;
     if (rec.mark) {
       w.mark(t, rec.synthetic);
@@ -100,11 +106,21 @@ class Extractor {
     w.record(t, sets);
   }
 
+  /** A record with values, copied as stored: its metrics described first. */
+  private copyRaw(rec: LogRecord, archive: number): void {
+    const t = rec.timestamp;
+    const w = (this.writer ??= this.start(rec.timestamp, archive));
+    this.last = t;
+    for (const at of rec.vsetOffsets) this.describe(w, rec.view.getUint32(at) as PmId, t);
+    this.followChanges(w, t);
+    w.recordRaw(t, rec.buf, (this.set.archives[archive]?.label ?? this.set.label).version);
+  }
+
   /** The writer, labelled from the archive that holds the first record; context labels. */
-  private start(rec: ArchiveRecord): ArchiveWriter {
-    const label = (this.set.archives[rec.archive] ?? this.set.archives[0])?.label ?? this.set.label;
+  private start(timestamp: Timestamp, archive: number): ArchiveWriter {
+    const label = (this.set.archives[archive] ?? this.set.archives[0])?.label ?? this.set.label;
     const w = new ArchiveWriter({ pid: label.pid, hostname: label.hostname, timezone: label.timezone, zoneinfo: label.zoneinfo });
-    this.useLabels(w, rec.timestamp, (k) => k.level === PM_LABEL_CONTEXT);
+    this.useLabels(w, timestamp, (k) => k.level === PM_LABEL_CONTEXT);
     return w;
   }
 

@@ -5,3 +5,4 @@ export { extractWindow, type ExtractOptions } from './extract-window';
 export { ArchiveWriteError, type IndomEntry, type LabelSetToWrite } from './encode-meta';
 export type { LabelFields } from './encode-label';
 export type { ValueSetToWrite } from './encode-record';
+export { ResultRecorder, type RecorderOptions } from './result-recorder';

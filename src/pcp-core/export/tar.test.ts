@@ -29,3 +29,9 @@ it('splits long paths into the prefix field and refuses what cannot fit', () => 
   expect(text(tar, 345, 155)).toBe(dir);
   expect(() => tarFiles([{ name: 'n'.repeat(300), bytes: new Uint8Array(0), mtimeSec: 0 }])).toThrow(/too long/);
 });
+
+it('writes a file given in pieces as the same bytes joined', () => {
+  const whole = Uint8Array.from({ length: 1300 }, (_, i) => i % 251);
+  const pieces = [whole.subarray(0, 7), whole.subarray(7, 700), whole.subarray(700)];
+  expect(tarFiles([{ name: 'x.0', bytes: pieces, mtimeSec: 5 }])).toEqual(tarFiles([{ name: 'x.0', bytes: whole, mtimeSec: 5 }]));
+});

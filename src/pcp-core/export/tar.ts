@@ -8,7 +8,8 @@ const utf8 = new TextEncoder();
 
 export interface TarEntry {
   readonly name: string;
-  readonly bytes: Uint8Array;
+  /** The file's bytes, whole or in pieces (a large file need not be joined first). */
+  readonly bytes: Uint8Array | readonly Uint8Array[];
   /** Modification time, seconds since the epoch. */
   readonly mtimeSec: number;
 }
@@ -37,6 +38,10 @@ function splitName(path: string): [prefix: string, name: string] {
   throw new Error(`tar: the path "${path}" is too long for a ustar header`);
 }
 
+function sizeOf(e: TarEntry): number {
+  return e.bytes instanceof Uint8Array ? e.bytes.length : e.bytes.reduce((n, p) => n + p.length, 0);
+}
+
 function header(e: TarEntry): Uint8Array {
   const h = new Uint8Array(BLOCK);
   const [prefix, name] = splitName(e.name);
@@ -44,7 +49,7 @@ function header(e: TarEntry): Uint8Array {
   putOctal(h, 100, 8, 0o644);
   putOctal(h, 108, 8, 0);
   putOctal(h, 116, 8, 0);
-  putOctal(h, 124, 12, e.bytes.length);
+  putOctal(h, 124, 12, sizeOf(e));
   putOctal(h, 136, 12, e.mtimeSec);
   h.fill(0x20, 148, 156); // the checksum counts its own field as blanks
   h[156] = 0x30; // '0': a regular file
@@ -60,14 +65,18 @@ function header(e: TarEntry): Uint8Array {
 /** The tar archive of `entries`, in order. */
 export function tarFiles(entries: readonly TarEntry[]): Uint8Array {
   let size = 2 * BLOCK;
-  for (const e of entries) size += BLOCK + Math.ceil(e.bytes.length / BLOCK) * BLOCK;
+  for (const e of entries) size += BLOCK + Math.ceil(sizeOf(e) / BLOCK) * BLOCK;
   const out = new Uint8Array(size);
   let at = 0;
   for (const e of entries) {
     out.set(header(e), at);
     at += BLOCK;
-    out.set(e.bytes, at);
-    at += Math.ceil(e.bytes.length / BLOCK) * BLOCK;
+    let p = at;
+    for (const part of e.bytes instanceof Uint8Array ? [e.bytes] : e.bytes) {
+      out.set(part, p);
+      p += part.length;
+    }
+    at += Math.ceil(sizeOf(e) / BLOCK) * BLOCK;
   }
   return out;
 }

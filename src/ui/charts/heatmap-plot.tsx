@@ -120,7 +120,7 @@ export function HeatmapPlot({ chart, series, t0Ms, t1Ms, zone }: Props) {
           </div>
         )}
       </div>
-      <div className="heatmap-scale" data-testid="heatmap-scale">
+      <div className="heatmap-scale" data-testid="heatmap-scale" data-lo={range ? formatValue(range[0]) : ''} data-hi={range ? formatValue(range[1]) : ''} data-units={units}>
         <label>
           cell:{' '}
           <select aria-label="heatmap cell aggregation" data-testid="heatmap-agg" value={agg} onChange={(e) => dash().changedChart(chart.id, { heatmapAgg: e.target.value === 'avg' ? 'avg' : 'max' })}>

@@ -7,6 +7,7 @@
 import type { SeriesBlock } from '../../workers/engine-types';
 import { plotsBySource } from '../charts/use-chart-series';
 import { surfaceOf } from '../charts/plot-surface';
+import { heatShade } from '../charts/heatmap-cells';
 import { asEngineError, describeError, getEngine } from '../engine-client';
 import { notify } from '../menu/notices';
 import { fetchStep } from '../series/buffered-window';
@@ -125,6 +126,9 @@ function drawChart(ctx: CanvasRenderingContext2D | null, el: HTMLElement, y: num
     ctx.textAlign = 'center';
     ctx.fillText(title, width / 2, y + 15);
     if (plot) ctx.drawImage(plot, 0, y + h, plotW, plotH);
+    const heat = el.querySelector<HTMLElement>('[data-testid="heatmap"]');
+    const origin = el.querySelector('.chart-canvas')?.getBoundingClientRect();
+    if (heat && origin) drawHeatmap(ctx, heat, origin, y + h, colors);
     ctx.textAlign = 'left';
     ctx.font = FONT;
   }
@@ -151,6 +155,72 @@ function drawChart(ctx: CanvasRenderingContext2D | null, el: HTMLElement, y: num
   }
   if (items.length > 0) rowY += 18;
   return rowY - y + 6;
+}
+
+/** `text` cut with an ellipsis to fit `width` px. */
+function fitText(ctx: CanvasRenderingContext2D, text: string, width: number): string {
+  if (ctx.measureText(text).width <= width) return text;
+  let t = text;
+  while (t.length > 0 && ctx.measureText(`${t}…`).width > width) t = t.slice(0, -1);
+  return `${t}…`;
+}
+
+/**
+ * A heatmap chart as on screen (heatmap-plot.tsx draws it over an empty strip): its cells
+ * (the on-screen canvas), the row labels, and the scale with the aggregation named and the
+ * colour ramp (heatmap-cells.ts's one scale) between the smallest and largest cell. Placed by
+ * the elements' offsets from the chart canvas, drawn at `top`.
+ */
+function drawHeatmap(ctx: CanvasRenderingContext2D, heat: HTMLElement, origin: DOMRect, top: number, colors: { text: string; muted: string }): void {
+  const at = (e: Element): { x: number; y: number; w: number; h: number } => {
+    const r = e.getBoundingClientRect();
+    return { x: r.left - origin.left, y: top + r.top - origin.top, w: r.width, h: r.height };
+  };
+  const css = getComputedStyle(document.documentElement);
+  const whole = at(heat);
+  ctx.fillStyle = css.getPropertyValue('--panel').trim() || '#ffffff';
+  ctx.fillRect(whole.x, whole.y, whole.w, whole.h);
+  const cells = heat.querySelector<HTMLCanvasElement>('.heatmap-canvas');
+  if (cells && cells.width > 0 && cells.height > 0) {
+    const c = at(cells);
+    ctx.drawImage(cells, c.x, c.y, c.w, c.h);
+  }
+  ctx.font = AXIS_FONT;
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = colors.muted;
+  for (const label of heat.querySelectorAll('.heatmap-label')) {
+    const r = at(label);
+    if (r.h < 6) continue; // rows too thin for text show none on screen either
+    ctx.fillText(fitText(ctx, label.textContent ?? '', r.w - 4), r.x + r.w - 4, r.y + r.h / 2);
+  }
+  const scale = heat.querySelector<HTMLElement>('[data-testid="heatmap-scale"]');
+  if (scale) {
+    const r = at(scale);
+    const agg = heat.dataset.agg === 'avg' ? 'mean of the samples' : 'largest sample';
+    const lo = scale.dataset.lo ?? '';
+    const hi = scale.dataset.hi ?? '';
+    const units = scale.dataset.units ?? '';
+    let x = r.x + 64;
+    const y = r.y + r.h / 2;
+    ctx.textAlign = 'left';
+    const head = `cell: ${agg} in each of ${heat.dataset.columns ?? '?'} columns${lo !== '' ? ' · ' : ''}`;
+    ctx.fillText(head, x, y);
+    x += ctx.measureText(head).width;
+    if (lo !== '') {
+      ctx.fillText(lo, x, y);
+      x += ctx.measureText(lo).width + 6;
+      const rampW = 120;
+      for (let i = 0; i < rampW; i++) {
+        ctx.fillStyle = heatShade(i / (rampW - 1));
+        ctx.fillRect(x + i, y - 5, 1, 10);
+      }
+      x += rampW + 6;
+      ctx.fillStyle = colors.muted;
+      ctx.fillText(`${hi} ${units}`.trimEnd(), x, y);
+    }
+  }
+  ctx.textBaseline = 'alphabetic';
 }
 
 /** Height of the time axis strip under the charts (tick marks, then labels). */

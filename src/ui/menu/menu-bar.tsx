@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { getEngine } from '../engine-client';
 import { exportArchives, exportCsv, exportPng } from '../export/export-actions';
+import { startRecording, stopRecordings, useRecordings } from '../export/record-actions';
 import { dashboardLink, recentDashboards } from '../state/url-sync';
 import { useDash } from '../store';
 import { setThemeChoice, useThemeChoice, type ThemeChoice } from '../theme/theme';
@@ -20,7 +21,7 @@ interface MenuProps {
   readonly children: (close: () => void) => ReactNode;
 }
 
-function Menu({ label, testId, children }: MenuProps) {
+function Menu({ label, testId, children, className }: MenuProps & { className?: string }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -55,7 +56,7 @@ function Menu({ label, testId, children }: MenuProps) {
         if (e.key === ' ' || e.key.startsWith('Arrow') || e.key === 'Home' || e.key === 'End') e.stopPropagation();
       }}
     >
-      <button ref={button} type="button" aria-haspopup="menu" aria-expanded={open} data-testid={testId} onClick={() => setOpen(!open)}>
+      <button ref={button} type="button" className={className} aria-haspopup="menu" aria-expanded={open} data-testid={testId} onClick={() => setOpen(!open)}>
         {label} ▾
       </button>
       {open && (
@@ -192,6 +193,46 @@ function ExportMenu() {
   );
 }
 
+/** pmchart's Record: the live charts of this tab (or all tabs) into a PCP archive per host. */
+function RecordMenu() {
+  const hasLive = useDash((s) => s.sources.some((x) => x.status === 'ready' && x.summary?.kind === 'live'));
+  const active = useRecordings();
+  const samples = active.reduce((n, r) => n + r.status.records, 0);
+  const recording = active.length > 0;
+  return (
+    <Menu label={recording ? `● Recording (${samples})` : 'Record'} testId="record-menu" className={recording ? 'recording' : undefined}>
+      {(close) =>
+        recording ? (
+          <>
+            {active.map((r) => (
+              <div key={r.status.id} className="menu-note" data-testid="recording-status">
+                {r.host}: {r.status.records} samples of {r.status.metrics} metrics, {(r.status.bytes / 1024).toFixed(0)} KB
+                {r.status.capped ? ` — stopped at the ${Math.round(r.status.capBytes / 1048576)} MB cap` : ''}
+                {r.status.error ? ` — stopped: ${r.status.error.message}` : ''}
+              </div>
+            ))}
+            <Item testId="record-stop" onClick={() => { close(); void stopRecordings(); }}>
+              Stop recording and download
+              <span className="menu-item-desc">a .tar per host: BASE.meta, BASE.index, BASE.0 and BASE.view</span>
+            </Item>
+          </>
+        ) : (
+          <>
+            {!hasLive && <div className="menu-note">Connect to a live host first</div>}
+            <Item testId="record-tab" disabled={!hasLive} onClick={() => { close(); void startRecording('tab'); }}>
+              Record this tab's live charts
+              <span className="menu-item-desc">into a PCP archive (v3) at the live interval, up to 64 MB per host</span>
+            </Item>
+            <Item testId="record-all" disabled={!hasLive} onClick={() => { close(); void startRecording('all'); }}>
+              Record every tab's live charts
+            </Item>
+          </>
+        )
+      }
+    </Menu>
+  );
+}
+
 function ShareMenu() {
   return <Menu label="Share" testId="share-menu">{() => <ShareBody />}</Menu>;
 }
@@ -235,6 +276,7 @@ export function MenuBar() {
     <nav className="menu-bar" aria-label="pmdash menus">
       <ViewsMenu />
       <ExportMenu />
+      <RecordMenu />
       <ShareMenu />
       <ThemeSwitch />
     </nav>

@@ -1,0 +1,100 @@
+// "Export the visible window as an archive" (issue 14 item 6): one hour of 20180416.10.00
+// (4 xz volumes; the hour is ~72 MB of records) through the engine as the app runs it —
+// EngineApi.open over the dropped files (Blobs), then exportArchive (extractWindow and the
+// .tar) — against `pmlogextract -V 3 -S … -T …` writing the same window (V3, as ours). Both
+// sides open the archive and write the hour; the engine runs in this process (as the worker
+// is long-lived, after one warm-up run), pmlogextract as its own process. Medians, sides
+// interleaved; the row's text also gives the export alone (the archive already open, as in the
+// app). A second row does the same on the archive decompressed at bench time: the copy
+// without the xz decoder (most of the first row's time is that wasm decoder).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EngineApi } from '../src/workers/engine-api';
+import type { MeasuredResult } from './harness';
+
+export const ARCHIVE_EXPORT_BENCH = 'export archive hour 20180416.10.00';
+export const ARCHIVE_EXPORT_PLAIN_BENCH = 'export archive hour 20180416.10.00 plain';
+const QA = '/var/lib/pcp/testsuite/archives';
+const BASE = '20180416.10.00';
+const SUFFIXES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'];
+/** 10:30–11:30 in the archive's zone (EDT, UTC-4): the busiest hour of the archive. */
+const FROM_MS = Date.UTC(2018, 3, 16, 14, 30);
+const TO_MS = FROM_MS + 3600_000;
+const RUNS = 3;
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
+}
+
+async function ours(dir: string, suffixes: readonly string[]): Promise<{ wholeMs: number; exportMs: number; records: number; bytes: number }> {
+  const t0 = performance.now();
+  const api = new EngineApi();
+  const files = await Promise.all(suffixes.map(async (s) => ({ path: `${BASE}.${s}`, file: await openAsBlob(join(dir, `${BASE}.${s}`)) })));
+  const src = await api.open({ kind: 'files', files });
+  const t1 = performance.now();
+  const out = await api.exportArchive(src.handle, FROM_MS, TO_MS);
+  const t2 = performance.now();
+  await api.close(src.handle);
+  return { wholeMs: t2 - t0, exportMs: t2 - t1, records: out.records, bytes: out.tar.length };
+}
+
+function native(from: string, dir: string, k: number): number {
+  const t0 = performance.now();
+  const run = spawnSync('pmlogextract', ['-V', '3', '-z', '-S', '@2018-04-16 10:30:00', '-T', '@2018-04-16 11:30:00', join(from, BASE), join(dir, `x${k}`)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = performance.now() - t0;
+  if (run.status !== 0) throw new Error(`pmlogextract exited ${run.status}: ${run.stderr.toString().slice(0, 500)}`);
+  return ms;
+}
+
+/** One row: the archive in `from` (its files `suffixes`) on both sides. */
+async function row(name: string, what: string, from: string, suffixes: readonly string[], parent: string): Promise<MeasuredResult> {
+  process.stderr.write(`bench: ${name}…\n`);
+  // pmlogextract will not overwrite: each row writes its copies into a folder of its own.
+  const dir = mkdtempSync(join(parent, 'row-'));
+  native(from, dir, 0);
+  const warm = await ours(from, suffixes);
+  const n: number[] = [];
+  const whole: number[] = [];
+  const exp: number[] = [];
+  for (let k = 1; k <= RUNS; k++) {
+    n.push(native(from, dir, k));
+    const r = await ours(from, suffixes);
+    whole.push(r.wholeMs);
+    exp.push(r.exportMs);
+  }
+  const nativeMs = median(n);
+  const pmdashMs = median(whole);
+  return {
+    name,
+    work: `open 20180416.10.00 (${what}) and write 10:30–11:30 EDT as a V3 archive (${warm.records} records, ${(warm.bytes / 1e6).toFixed(1)} MB .tar) through EngineApi (pmlogextract -V 3 -S -T); the export alone, archive open: ${median(exp).toFixed(0)} ms`,
+    nativeMs,
+    pmdashMs,
+    ratio: pmdashMs / nativeMs,
+  };
+}
+
+export async function runArchiveExportBenchmark(selected: (name: string) => boolean): Promise<MeasuredResult[]> {
+  const out: MeasuredResult[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-export-'));
+  try {
+    if (selected(ARCHIVE_EXPORT_BENCH)) out.push(await row(ARCHIVE_EXPORT_BENCH, '4 xz volumes, as shipped', QA, SUFFIXES, dir));
+    if (selected(ARCHIVE_EXPORT_PLAIN_BENCH)) {
+      // The same archive decompressed (xz -dc, made now): the copy itself, without xz.
+      const plain = mkdtempSync(join(tmpdir(), 'pmdash-bench-plain-'));
+      try {
+        const suffixes = SUFFIXES.map((s) => s.replace(/\.xz$/, ''));
+        for (const s of SUFFIXES) writeFileSync(join(plain, `${BASE}.${s.replace(/\.xz$/, '')}`), s.endsWith('.xz') ? execFileSync('xz', ['-dc', join(QA, `${BASE}.${s}`)], { maxBuffer: 1 << 30 }) : readFileSync(join(QA, `${BASE}.${s}`)));
+        out.push(await row(ARCHIVE_EXPORT_PLAIN_BENCH, 'decompressed, 4 plain volumes', plain, suffixes, dir));
+      } finally {
+        rmSync(plain, { recursive: true, force: true });
+      }
+    }
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
