@@ -9,6 +9,7 @@ import { ChartView } from './chart-view';
 import { TimeAxis, type AxisPlacement } from '../time/time-axis';
 import { isLiveChart, type ChartWindow } from './use-chart-series';
 import { liveHub } from '../series/live-hub';
+import { seriesCache } from '../series/series-cache';
 import { PLOT_LEFT, PLOT_RIGHT } from './chart-option';
 
 export function TabBar() {
@@ -98,6 +99,9 @@ export function ChartGrid() {
   // A live tab ends at the newest frame (now, before the first) and shows the chosen history.
   const end = Number.isFinite(liveEnd) ? liveEnd : opened;
   const win: ChartWindow = live ? { ...archiveWin, t0Ms: end - w.liveHistoryMs, t1Ms: end } : archiveWin;
+  // After every chart's layout effect has asked for its window (children's run first), before
+  // any chart is drawn: the worker reads while the charts are built.
+  useLayoutEffect(() => seriesCache.flush());
   if (!tab) return null;
   return (
     <>

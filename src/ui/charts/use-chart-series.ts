@@ -1,7 +1,7 @@
 // The hook that connects one chart to the series cache: it tells the cache which window the
 // chart needs from each of its sources whenever the chart, the sources or the time change,
 // and re-renders only when the cache's version for this chart moves.
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
 import type { PlotRequest, SeriesBlock } from '../../workers/engine-types';
 import { liveHub } from '../series/live-hub';
 import { shiftBlock } from '../sources/time-shift';
@@ -57,7 +57,9 @@ export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[]
   const groups = useMemo(() => plotsBySource(chart), [chart]);
   const stepMs = fetchStep(win.t1Ms - win.t0Ms, win.intervalMs, MAX_POINTS);
 
-  useEffect(() => {
+  // A layout effect: every chart of a grid asks before any is drawn (passive effects), and the
+  // grid sends the requests at once (chart-grid.tsx), so building the charts overlaps the read.
+  useLayoutEffect(() => {
     if (!Number.isFinite(win.t1Ms)) return;
     for (const [sourceId, plots] of groups) {
       const src = sources.find((s) => s.id === sourceId);
