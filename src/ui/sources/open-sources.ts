@@ -3,6 +3,7 @@
 // beganOpening → reportedProgress → finishedOpening | failedOpening per archive, so one bad
 // archive shows its error while the others open and keep working (speedscope's loadProfile).
 import { asEngineError, describeError, getEngine, progressCallback, remoteCallback } from '../engine-client';
+import { askForActiveTab } from '../charts/chart-grid';
 import { notify } from '../menu/notices';
 import { dash } from '../store';
 import type { ConnectionStatus, DropClassification, DroppedFile, SourceSpec, SourceSummary } from '../../workers/engine-types';
@@ -145,6 +146,8 @@ async function becameCurrent(id: string, summary: SourceSummary, opts: OpenOptio
   const { replaced } = prepared === undefined ? await showOverviewFor(id, summary, opts) : placeOverview(id, summary, preparedCharts(prepared), opts);
   dash().choseSource(id);
   if (summary.kind === 'archive') dash().enteredArchive(summary.startMs, summary.endMs);
+  // The first window is read while the new charts are rendered, not after.
+  askForActiveTab();
   if (replaced !== undefined) {
     await closeSource(replaced);
     dash().forgotSource(replaced);
