@@ -66,7 +66,7 @@ async function probeInterval(ctx: ArchiveContext): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < INTERVAL_PROBE_RECORDS; i++) {
     try {
-      times.push(timestampToMs((await ctx.fetchArchive()).timestamp));
+      times.push(timestampToMs(await ctx.fetchArchiveStamp()));
     } catch (e) {
       if (isPmError(e) && e.code === PM_ERR_EOL) break;
       throw e;

@@ -34,17 +34,20 @@ export interface InstanceLifetime {
   readonly death: Timestamp | null;
 }
 
-function sortEntries(instances: Int32Array, names: ReadonlyArray<string | null>): StoredObservation['names'] {
-  // A stable insertion sort by id, as addinsts does (equal ids keep their order).
+/**
+ * Sorts `instances` in place by id, stably, as addinsts does (equal ids keep their order);
+ * returns the stored position of each sorted entry, or undefined when already in order.
+ */
+function sortEntries(instances: Int32Array): number[] | undefined {
   const n = instances.length;
-  const order = Array.from({ length: n }, (_, i) => i);
   let sorted = true;
   for (let i = 1; i < n && sorted; i++) if ((instances[i]) < (instances[i - 1])) sorted = false;
-  if (sorted) return names;
+  if (sorted) return undefined;
+  const order = Array.from({ length: n }, (_, i) => i);
   order.sort((a, b) => (instances[a]) - (instances[b]) || a - b);
   const ids = Int32Array.from(order, (i) => instances[i]);
   instances.set(ids);
-  return order.map((i) => names[i] ?? null);
+  return order;
 }
 
 function sameObservation(a: StoredObservation, b: StoredObservation): boolean {
@@ -80,8 +83,18 @@ export class IndomHistory {
   add(rec: IndomRecord): void {
     if (rec.numinst <= 0) return;
     const instances = Int32Array.from(rec.instances);
-    const names = sortEntries(instances, rec.names);
-    const obs: StoredObservation = { stamp: rec.stamp, delta: rec.type === TYPE_INDOM_DELTA, instances, names };
+    const order = sortEntries(instances);
+    // The names follow the ids' order, decoded only when first asked for (meta-records.ts).
+    let names: ReadonlyArray<string | null> | undefined;
+    const obs: StoredObservation = {
+      stamp: rec.stamp,
+      delta: rec.type === TYPE_INDOM_DELTA,
+      instances,
+      get names(): ReadonlyArray<string | null> {
+        names ??= order ? order.map((i) => rec.names[i] ?? null) : rec.names;
+        return names;
+      },
+    };
     // Insert after every observation at or before this time.
     let at = this.stored.length;
     while (at > 0 && compareTimestamps((this.stored[at - 1]).stamp, obs.stamp) > 0) at--;

@@ -64,7 +64,7 @@ export interface IndomRecord {
   /** Number of entries as stored; libpcp keeps only records with numinst > 0. */
   readonly numinst: number;
   readonly instances: Int32Array;
-  /** External names; null marks a deletion in a delta record. */
+  /** External names; null marks a deletion in a delta record. Decoded on first use. */
   readonly names: ReadonlyArray<string | null>;
 }
 
@@ -97,22 +97,31 @@ export function decodeIndomRecord(bytes: Uint8Array, view: DataView, type: Indom
   const table = offs + 4 * numinst;
   const tableEnd = table + tableLen;
   const instances = new Int32Array(numinst);
-  const names: Array<string | null> = new Array<string | null>(numinst);
+  // Every entry is checked now, as libpcp does at open; the names are decoded on first use
+  // (an archive's instance domains hold most of its .meta, and most are never looked at).
+  const index = new Int32Array(numinst);
   for (let i = 0; i < numinst; i++) {
     const inst = view.getInt32(ids + 4 * i);
     if (inst < 0) metaError(place, `instance[${i}]: bad instance identifier (${inst})`);
     instances[i] = inst;
     const idx = view.getInt32(offs + 4 * i);
-    if (idx >= 0) {
-      if (idx > tableLen) metaError(place, `instance[${i}]: bad string index (${idx}) > max index based on record length (${tableLen})`);
-      names[i] = cString(bytes, table + idx, tableEnd);
-    } else if (type === TYPE_INDOM_DELTA && idx === -1) {
-      names[i] = null;
-    } else {
-      metaError(place, `instance[${i}]: bad string index (${idx})`);
-    }
+    if (idx > tableLen) metaError(place, `instance[${i}]: bad string index (${idx}) > max index based on record length (${tableLen})`);
+    if (idx < 0 && !(type === TYPE_INDOM_DELTA && idx === -1)) metaError(place, `instance[${i}]: bad string index (${idx})`);
+    index[i] = idx;
   }
-  return { type, stamp, indom, numinst, instances, names };
+  let names: Array<string | null> | undefined;
+  return {
+    type,
+    stamp,
+    indom,
+    numinst,
+    instances,
+    get names(): ReadonlyArray<string | null> {
+      // A delta's -1 is a deleted instance (no name).
+      names ??= Array.from(index, (idx) => (idx >= 0 ? cString(bytes, table + idx, tableEnd) : null));
+      return names;
+    },
+  };
 }
 
 /** One label record: all label sets of one (label type, ident) at one time. */

@@ -147,6 +147,12 @@ export class ArchiveContext implements Context {
     return this.session.fetchArchive();
   }
 
+  /** fetchArchive's timestamp alone, the record's values left undecoded. */
+  async fetchArchiveStamp(): Promise<Timestamp> {
+    await this.settle();
+    return this.session.fetchArchiveStamp();
+  }
+
   /** pmGetArchiveEnd: the time of the last valid record of the latest archive. */
   async archiveEnd(): Promise<Timestamp> {
     await this.settle();

@@ -113,6 +113,16 @@ export class ReplaySession {
   }
 
   /**
+   * pmFetchArchive's timestamp alone: the same read, checks and errors, without decoding the
+   * record's value sets (an archive's logging interval is probed from its first records).
+   */
+  async fetchArchiveStamp(): Promise<Timestamp> {
+    const out = await this.readArchive();
+    if (typeof out === 'number') throw this.failure(out);
+    return out.timestamp;
+  }
+
+  /**
    * pmFetchArchive without decoding: the record's checked bytes (for readers that format
    * straight from them, as dump does). A damaged record fails with a DecodeError naming the
    * volume file, the record's offset and what is wrong with it.

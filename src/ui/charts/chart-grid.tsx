@@ -7,8 +7,9 @@ import { dash, useDash, useDashShallow } from '../store';
 import { useZone } from '../time/use-zone';
 import { ChartView } from './chart-view';
 import { TimeAxis, type AxisPlacement } from '../time/time-axis';
-import { isLiveChart, type ChartWindow } from './use-chart-series';
+import { archiveWishes, isLiveChart, plotsBySource, type ChartWindow } from './use-chart-series';
 import { liveHub } from '../series/live-hub';
+import { seriesCache } from '../series/series-cache';
 import { PLOT_LEFT, PLOT_RIGHT } from './chart-option';
 
 export function TabBar() {
@@ -97,6 +98,28 @@ function useViewWidth(grid: RefObject<HTMLDivElement | null>, hasTab: boolean): 
   }, [grid, hasTab]);
 }
 
+/** The window every archive chart of a tab fetches: the dashboard's time. */
+function archiveWindow(w: { readonly positionMs: number; readonly windowMs: number; readonly intervalMs: number; readonly anchorMs: number }): ChartWindow {
+  return { t0Ms: w.positionMs - w.windowMs, t1Ms: w.positionMs, intervalMs: w.intervalMs, anchorMs: w.anchorMs };
+}
+
+/**
+ * Asks the series cache now for what the active tab's charts will ask once drawn (the same
+ * wishes, so their own asks then find them under way): the engine reads the first window
+ * while the page renders the new charts.
+ */
+export function askForActiveTab(): void {
+  const d = dash();
+  const tab = d.tabs.find((t) => t.id === d.activeTabId);
+  const win = archiveWindow(d);
+  for (const id of tab?.chartIds ?? []) {
+    const chart = d.charts[id];
+    if (!chart) continue;
+    for (const { sourceId, wish } of archiveWishes(chart.rate, plotsBySource(chart), d.sources, win)) seriesCache.want(chart.id, sourceId, wish);
+  }
+  seriesCache.flush();
+}
+
 export function ChartGrid() {
   const tab = useDash((s) => s.tabs.find((t) => t.id === s.activeTabId));
   const charts = useDash((s) => s.charts);
@@ -116,10 +139,13 @@ export function ChartGrid() {
   const [opened] = useState(() => Date.now());
   useViewWidth(gridEl, tab !== undefined);
   const place = usePlacement(gridEl, axisEl, `${tab?.id ?? ''}:${chartIds.length > 0 ? chartIds[0] : ''}`);
-  const archiveWin: ChartWindow = { t0Ms: w.positionMs - w.windowMs, t1Ms: w.positionMs, intervalMs: w.intervalMs, anchorMs: w.anchorMs };
+  const archiveWin = archiveWindow(w);
   // A live tab ends at the newest frame (now, before the first) and shows the chosen history.
   const end = Number.isFinite(liveEnd) ? liveEnd : opened;
   const win: ChartWindow = live ? { ...archiveWin, t0Ms: end - w.liveHistoryMs, t1Ms: end } : archiveWin;
+  // After every chart's layout effect has asked for its window (children's run first), before
+  // any chart is drawn: the worker reads while the charts are built.
+  useLayoutEffect(() => seriesCache.flush());
   if (!tab) return null;
   return (
     <>

@@ -1,11 +1,11 @@
 // The hook that connects one chart to the series cache: it tells the cache which window the
 // chart needs from each of its sources whenever the chart, the sources or the time change,
 // and re-renders only when the cache's version for this chart moves.
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
 import type { PlotRequest, SeriesBlock } from '../../workers/engine-types';
 import { liveHub } from '../series/live-hub';
 import { shiftBlock } from '../sources/time-shift';
-import { seriesCache } from '../series/series-cache';
+import { seriesCache, type SeriesWish } from '../series/series-cache';
 import { fetchStep } from '../series/buffered-window';
 import type { ChartSpec, SourceEntry } from '../state/model';
 import { MAX_POINTS } from '../state/time-slice';
@@ -53,28 +53,44 @@ export function isLiveChart(chart: ChartSpec, sources: readonly SourceEntry[]): 
   return chart.plots.some((p) => sources.find((s) => s.id === p.sourceId)?.origin.kind === 'live');
 }
 
-export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[], win: ChartWindow, live: LiveSettings): ChartSeriesState {
-  const groups = useMemo(() => plotsBySource(chart), [chart]);
+/**
+ * What a chart (its plots by source, plotsBySource, and its rate flag) asks of the series cache
+ * for window `win`: one wish per ready archive source it plots, in the source's own time.
+ */
+export function archiveWishes(rate: boolean, groups: ReadonlyMap<string, readonly PlotRequest[]>, sources: readonly SourceEntry[], win: ChartWindow): { sourceId: string; wish: SeriesWish }[] {
+  if (!Number.isFinite(win.t1Ms)) return [];
   const stepMs = fetchStep(win.t1Ms - win.t0Ms, win.intervalMs, MAX_POINTS);
-
-  useEffect(() => {
-    if (!Number.isFinite(win.t1Ms)) return;
-    for (const [sourceId, plots] of groups) {
-      const src = sources.find((s) => s.id === sourceId);
-      if (!src || src.status !== 'ready' || src.handle === undefined || !src.summary || src.summary.kind !== 'archive') continue;
-      // The engine works in the source's own time: a shifted source is asked for the window moved back.
-      const off = src.offsetMs ?? 0;
-      seriesCache.want(chart.id, sourceId, {
+  const out: { sourceId: string; wish: SeriesWish }[] = [];
+  for (const [sourceId, plots] of groups) {
+    const src = sources.find((s) => s.id === sourceId);
+    if (!src || src.status !== 'ready' || src.handle === undefined || !src.summary || src.summary.kind !== 'archive') continue;
+    // The engine works in the source's own time: a shifted source is asked for the window moved back.
+    const off = src.offsetMs ?? 0;
+    out.push({
+      sourceId,
+      wish: {
         handle: src.handle,
         plots,
-        rate: chart.rate,
+        rate,
         visible: { t0Ms: win.t0Ms - off, t1Ms: win.t1Ms - off },
         bounds: { startMs: src.summary.startMs, endMs: src.summary.endMs },
         anchorMs: win.anchorMs - off,
         stepMs,
-      });
-    }
-  }, [chart.id, chart.rate, groups, sources, win.t0Ms, win.t1Ms, win.anchorMs, stepMs]);
+      },
+    });
+  }
+  return out;
+}
+
+export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[], win: ChartWindow, live: LiveSettings): ChartSeriesState {
+  const groups = useMemo(() => plotsBySource(chart), [chart]);
+
+  // A layout effect: every chart of a grid asks before any is drawn (passive effects), and the
+  // grid sends the requests at once (chart-grid.tsx), so building the charts overlaps the read.
+  useLayoutEffect(() => {
+    const at = { t0Ms: win.t0Ms, t1Ms: win.t1Ms, intervalMs: win.intervalMs, anchorMs: win.anchorMs };
+    for (const { sourceId, wish } of archiveWishes(chart.rate, groups, sources, at)) seriesCache.want(chart.id, sourceId, wish);
+  }, [chart.id, chart.rate, groups, sources, win.t0Ms, win.t1Ms, win.intervalMs, win.anchorMs]);
 
   useEffect(() => {
     if (live.paused) return;

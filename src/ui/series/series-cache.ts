@@ -96,7 +96,13 @@ export class SeriesCache {
     });
   }
 
-  private flush(): void {
+  /**
+   * Sends the requests queued so far (a queued flush then finds nothing). The chart grid calls
+   * it once its charts have all asked, before they are drawn, so the worker reads while the
+   * main thread builds the charts; otherwise the flush queued by the first request sends them.
+   */
+  flush(): void {
+    if (this.batch.size === 0) return;
     const groups = [...this.batch.values()];
     this.batch = new Map();
     for (const g of groups) {

@@ -3,11 +3,13 @@
 // beganOpening → reportedProgress → finishedOpening | failedOpening per archive, so one bad
 // archive shows its error while the others open and keep working (speedscope's loadProfile).
 import { asEngineError, describeError, getEngine, progressCallback, remoteCallback } from '../engine-client';
+import { askForActiveTab } from '../charts/chart-grid';
 import { notify } from '../menu/notices';
 import { dash } from '../store';
 import type { ConnectionStatus, DropClassification, DroppedFile, SourceSpec, SourceSummary } from '../../workers/engine-types';
 import type { SourceOrigin } from '../state/model';
-import { showOverviewFor, tabsOf } from '../views/overview';
+import { overviewFor, placeOverview, showOverviewFor, tabsOf } from '../views/overview';
+import type { NewChart } from '../views/view-mapping';
 import { openViewText } from '../views/view-actions';
 import { delayedProgress, toOpenProgress } from './delayed-progress';
 import { loadDerivedConfig } from './derived-configs';
@@ -24,8 +26,12 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string, op
   const progress = delayedProgress((p) => dash().reportedProgress(id, p.phase, p.fraction), PROGRESS_DELAY_MS, { phase: 'opening…', fraction: NaN });
   const onProgress = progressCallback((p) => progress.report(toOpenProgress(p)));
   let summary: SourceSummary;
+  let prepared: PreparedOverview | undefined;
   try {
     summary = await getEngine().open(spec, onProgress);
+    // An archive's Overview is worked out before the source shows as open: the engine answers
+    // it before what the panels then ask, and the dashboard changes once, not twice.
+    prepared = summary.kind === 'archive' ? await overviewFor(id, summary).then((charts) => ({ charts }), (error: unknown) => ({ error })) : undefined;
     progress.stop();
     dash().finishedOpening(id, summary);
     // Archive URLs and live hosts are remembered for the panel's Recent list once they open;
@@ -44,11 +50,19 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string, op
   // meanwhile) is told as such and leaves the source open, never as a failed open.
   try {
     if (claimedElsewhere(id)) dash().choseSource(id);
-    else await becameCurrent(id, summary, opts);
+    else await becameCurrent(id, summary, opts, prepared);
   } catch (e) {
     notify('warning', `${label} opened, but its Overview could not be laid out: ${describeError(asEngineError(e, label))}`);
   }
   return summary;
+}
+
+/** A source's Overview charts worked out as it opened, or why they could not be. */
+type PreparedOverview = { readonly charts: readonly NewChart[] } | { readonly error: unknown };
+
+function preparedCharts(p: PreparedOverview): readonly NewChart[] {
+  if ('error' in p) throw p.error;
+  return p.charts;
 }
 
 /** Answers, once a source has opened, whether something else lays the dashboard out for it. */
@@ -128,10 +142,12 @@ export async function openFiles(files: readonly DroppedFile[]): Promise<void> {
  * screen (views/overview.ts decides where) and the time moves into an archive's span. A
  * replaced demo is closed and leaves the list.
  */
-async function becameCurrent(id: string, summary: SourceSummary, opts: OpenOptions): Promise<void> {
-  const { replaced } = await showOverviewFor(id, summary, opts);
+async function becameCurrent(id: string, summary: SourceSummary, opts: OpenOptions, prepared: PreparedOverview | undefined): Promise<void> {
+  const { replaced } = prepared === undefined ? await showOverviewFor(id, summary, opts) : placeOverview(id, summary, preparedCharts(prepared), opts);
   dash().choseSource(id);
   if (summary.kind === 'archive') dash().enteredArchive(summary.startMs, summary.endMs);
+  // The first window is read while the new charts are rendered, not after.
+  askForActiveTab();
   if (replaced !== undefined) {
     await closeSource(replaced);
     dash().forgotSource(replaced);

@@ -29,7 +29,7 @@ function viewMetrics(overview: Pick<StandardViewEntry, 'view'>): string[] {
 }
 
 /** The Overview charts of a source, asking the engine about the view's own names only. */
-async function overviewFor(sourceId: string, summary: SourceSummary): Promise<NewChart[]> {
+export async function overviewFor(sourceId: string, summary: SourceSummary): Promise<NewChart[]> {
   const overview = (await getEngine().standardViews()).find((v) => v.name === 'Overview');
   if (!overview) throw new Error('the standard views have no Overview');
   const names = viewMetrics(overview);
@@ -61,9 +61,15 @@ export function untouchedDemo(): string | undefined {
  * link) gets no Overview: its tab is brought forward.
  */
 export async function showOverviewFor(sourceId: string, summary: SourceSummary, opts: { readonly isDefault?: boolean } = {}): Promise<{ tabId: string; replaced: string | undefined }> {
-  const charts = await overviewFor(sourceId, summary);
-  // From here on no await: two sources opened together (`?host=a&host=b`, a drop of two
-  // hosts) must each see the other's tab, not both the same empty one.
+  return placeOverview(sourceId, summary, await overviewFor(sourceId, summary), opts);
+}
+
+/**
+ * showOverviewFor with the charts already worked out (overviewFor): synchronous, so two sources
+ * opened together (`?host=a&host=b`, a drop of two hosts) each see the other's tab, not both
+ * the same empty one.
+ */
+export function placeOverview(sourceId: string, summary: SourceSummary, charts: readonly NewChart[], opts: { readonly isDefault?: boolean } = {}): { tabId: string; replaced: string | undefined } {
   const d = dash();
   const own = tabsOf(sourceId);
   if (own[0]) return { tabId: own[0], replaced: undefined };
