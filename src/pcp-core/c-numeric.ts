@@ -410,6 +410,9 @@ export function doubleToUint32(x: number): number {
  * value minus 2^63 converted, then the top bit flipped (beyond 2^64: 0).
  */
 export function doubleToUint64(x: number): bigint {
+  // In [0, 2^63) the signed conversion is already the unsigned value (the common case: one
+  // BigInt made, not two).
+  if (x >= 0 && x < TWO_63) return BigInt(Math.trunc(x));
   if (!(x >= TWO_63)) return BigInt.asUintN(64, doubleToInt64(x));
   return BigInt.asUintN(64, doubleToInt64(x - TWO_63) ^ INT64_MIN);
 }

@@ -4,7 +4,7 @@
 // the record it came from), the "no records before/after" limits learnt by searching, and the
 // instance's lifetime from the indom metadata for large domains. Columnar typed arrays, one
 // slot per instance, so the scan loops allocate nothing.
-import type { Desc } from '../types';
+import type { Desc, ValueSet } from '../types';
 import { PM_IN_NULL, PM_INDOM_NULL } from '../types';
 import type { LogRecord } from './log-record';
 import { timestampSub } from './log-time';
@@ -29,6 +29,9 @@ export class MetricControl {
   lastNumval = -1;
   /** The fetch that last asked for this metric (detects a pmid named twice in one fetch). */
   fetchStamp = 0;
+  /** The fetch whose result last got a value set for this metric, and that set. */
+  builtStamp = 0;
+  builtSet: ValueSet | undefined = undefined;
   /** Instance ids in libpcp's hash-table order (the order values come out in). */
   readonly inst: Int32Array;
   private readonly slotOf: Map<number, number>;
