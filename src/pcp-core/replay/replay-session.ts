@@ -96,18 +96,26 @@ export class ReplaySession {
 
   /** pmFetch. Rejects with PmError (PM_ERR_EOL at either end). */
   fetch(pmids: readonly PmId[]): Promise<Result> {
+    try {
+      const out = this.fetchEager(pmids);
+      return out instanceof Promise ? out : Promise.resolve(out);
+    } catch (e) {
+      return rejection(e);
+    }
+  }
+
+  /**
+   * pmFetch, answered synchronously when no bytes must be waited for (nearly every INTERP
+   * fetch of a replay); else a promise. Throws or rejects with PmError.
+   */
+  fetchEager(pmids: readonly PmId[]): Result | Promise<Result> {
     // A corrupt record is named only by the read that met it, never by an earlier one.
     this.cursor.lastCorrupt = undefined;
     if (this.mode !== PM_MODE_INTERP) return this.fetchSerial(pmids);
     const when = this.originTs;
-    try {
-      const out = this.interp.fetch(pmids, when, this.direction, this.profile);
-      // Nearly every interpolated fetch completes without waiting: then one settled promise.
-      if (out instanceof Promise) return out.then((o) => this.interpDone(when, o));
-      return Promise.resolve(this.interpDone(when, out));
-    } catch (e) {
-      return rejection(e);
-    }
+    const out = this.interp.fetch(pmids, when, this.direction, this.profile);
+    if (out instanceof Promise) return out.then((o) => this.interpDone(when, o));
+    return this.interpDone(when, out);
   }
 
   /** After an interpolated fetch at `when`: the origin moves on (unless libpcp's early return
