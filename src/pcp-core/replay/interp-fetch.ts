@@ -104,6 +104,10 @@ export class InterpEngine {
   /** The metrics of the current fetch: the first nRequested entries. */
   private readonly requested: MetricControl[] = [];
   private nRequested = 0;
+  /** The pmids and profile version the want list was built for (a replay asks the same
+   *  every fetch, and then only the per-instance flags are reset). */
+  private readonly wantPmids: number[] = [];
+  private wantProfile = -1;
   private readonly unboundBack = new Unbound();
   private readonly unboundForw = new Unbound();
   /** Instances searching backwards / forwards in this fetch, and whether it rolled yet. */
@@ -251,6 +255,10 @@ export class InterpEngine {
    * (built by prepending, so reversed).
    */
   private wantList(pmids: readonly PmId[], profile: InstanceProfile, stamp: number): void {
+    if (this.sameRequest(pmids, profile.version)) {
+      this.resetWanted(stamp);
+      return;
+    }
     const want = this.want;
     const requested = this.requested;
     let nRequested = 0;
@@ -278,9 +286,14 @@ export class InterpEngine {
         } else {
           mc.inResult[i] = 0;
         }
+        mc.wanted[i] = mc.inResult[i];
       }
+      mc.nWanted = mc.numval;
     }
     this.nRequested = nRequested;
+    this.wantPmids.length = 0;
+    for (let p = 0; p < pmids.length; p++) this.wantPmids.push(pmids[p]);
+    this.wantProfile = profile.version;
     for (let a = 0, b = want.n - 1; a < b; a++, b--) {
       const m = want.metric[a];
       want.metric[a] = want.metric[b];
@@ -288,6 +301,31 @@ export class InterpEngine {
       const x = want.slot[a];
       want.slot[a] = want.slot[b];
       want.slot[b] = x;
+    }
+  }
+
+  private sameRequest(pmids: readonly PmId[], profileVersion: number): boolean {
+    const last = this.wantPmids;
+    if (profileVersion !== this.wantProfile || pmids.length !== last.length) return false;
+    for (let p = 0; p < pmids.length; p++) if (pmids[p] !== last[p]) return false;
+    return true;
+  }
+
+  /** The want list of the previous fetch, kept: its metrics' per-instance flags as the first
+   *  pass leaves them (the later passes and qualify change them). */
+  private resetWanted(stamp: number): void {
+    for (let m = 0; m < this.nRequested; m++) {
+      const mc = this.requested[m];
+      mc.fetchStamp = stamp;
+      if (!mc.desc) {
+        mc.numval = PM_ERR_PMID_LOG;
+        continue;
+      }
+      mc.numval = mc.nWanted;
+      for (let i = 0; i < mc.size; i++) {
+        mc.search[i] = 0;
+        mc.inResult[i] = mc.wanted[i];
+      }
     }
   }
 

@@ -45,6 +45,10 @@ export class MetricControl {
   readonly sNext: Uint8Array;
   readonly search: Uint8Array;
   readonly inResult: Uint8Array;
+  /** inResult and numval as the first pass of the last want list set them (the profile's
+   *  choice), restored when the next fetch asks for the same. */
+  readonly wanted: Uint8Array;
+  nWanted = 0;
   /** Where the bound values live: the record and the offset of the value word. */
   readonly recPrior: (LogRecord | null)[];
   readonly recNext: (LogRecord | null)[];
@@ -71,6 +75,7 @@ export class MetricControl {
     this.sNext = new Uint8Array(n).fill(S_UNDEFINED);
     this.search = new Uint8Array(n);
     this.inResult = new Uint8Array(n);
+    this.wanted = new Uint8Array(n);
     this.recPrior = new Array<LogRecord | null>(n).fill(null);
     this.recNext = new Array<LogRecord | null>(n).fill(null);
     this.offPrior = new Int32Array(n);
