@@ -6,6 +6,7 @@ import { runLiveBenchmarks } from './live-bench';
 import { runBridgeMemoryBenchmark } from './bridge-memory-bench';
 import { runLiveUiBenchmark } from './live-ui-bench';
 import { runArchiveExportBenchmark } from './archive-export-bench';
+import { runReplayBenchmarks } from './replay-bench';
 
 const pmdash = (...args: string[]) => ({ cmd: process.execPath, args: ['bin/pmdash.js', ...args] });
 
@@ -98,6 +99,9 @@ const results: (BenchResult | MeasuredResult)[] = selected.map((b) => {
 });
 // The app's archive export of one hour vs pmlogextract of the same window.
 results.push(...(await runArchiveExportBenchmark((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
+// INTERP replay per sample without start-up: warm loops vs libpcp's, whole runs by difference.
+const replay = runReplayBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)));
+results.push(...replay.results);
 // Live pmcd through the bridge vs libpcp direct (round trip, whole command, 20 clients).
 results.push(...(await runLiveBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 // Bridge memory with clients that never read.
@@ -107,3 +111,4 @@ results.push(...(await runBrowserBenchmarks((name) => filters.length === 0 || fi
 // The live Overview's CPU in Chromium + the bridge vs pmchart + pmtime, over 60 s each.
 results.push(...(await runLiveUiBenchmark((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 process.stdout.write(formatResults(results, [{ label: 'derived metric evaluation', numerator: 'values derived 20180416.10.00', denominator: 'values plain 20180416.10.00' }]) + '\n');
+if (replay.notes.length > 0) process.stdout.write(replay.notes.join('\n') + '\n');

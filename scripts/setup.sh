@@ -8,6 +8,7 @@
 #     with series enabled against it (the fleet tests load QA archives with pmseries --load);
 #   - pcp-gui and xvfb, so benchmarks can time pmchart -o headless, and view files are checked
 #     by pmchart's own parser (`pmchart -C`, headless through Qt's offscreen platform);
+#   - gcc and libpcp3-dev, so the replay benchmark can build its libpcp loop;
 # Idempotent: a second run only checks. Needs root (or sudo) for the first run.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -57,8 +58,10 @@ if [ -n "$need" ]; then
   [ -z "$still" ] || { echo "setup: failed to install: $still" >&2; exit 1; }
 fi
 
-# pmchart (pcp-gui) and Xvfb: the native side of the UI benchmarks (bench/browser-bench.ts).
-need=$(missing pcp-gui xvfb xauth)
+# pmchart (pcp-gui) and Xvfb: the native side of the UI benchmarks (bench/browser-bench.ts);
+# gcc and libpcp3-dev: the bench builds a small C replay loop against libpcp
+# (bench/libpcp-interp-loop.c, bench/replay-bench.ts).
+need=$(missing pcp-gui xvfb xauth gcc libpcp3-dev)
 if [ -n "$need" ]; then
   echo "setup: installing $need"
   apt_install $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null

@@ -49,7 +49,11 @@ export function jsonSampleFormatter(metrics: readonly SampledMetric[]): (s: Samp
       out += names[j] + ':{';
       const vals = s.values[j] ?? [];
       for (let k = 0; k < vals.length; k++) {
-        const [inst, v] = vals[k];
+        // Indexed, not destructured: array destructuring walks the iterator protocol, which
+        // a replay pays per value until the JIT has compiled this loop.
+        const pair = vals[k];
+        const inst = pair[0];
+        const v = pair[1];
         let q = quoted[j].get(inst);
         if (q === undefined) quoted[j].set(inst, (q = JSON.stringify(m.instName(inst))));
         out += (k > 0 ? ',' : '') + q + ':' + jsonValue(v);
@@ -159,7 +163,10 @@ export class TableBuilder {
       const vals = s.values[j];
       if (!vals) continue;
       const colOf = this.colOf[j];
-      for (const [inst, v] of vals) {
+      for (let k = 0; k < vals.length; k++) {
+        // Indexed, not destructured (see jsonSampleFormatter).
+        const pair = vals[k];
+        const inst = pair[0];
         let c = colOf.get(inst);
         if (c === undefined) {
           c = this.colInst[j].length;
@@ -172,7 +179,7 @@ export class TableBuilder {
         }
         this.entryMetric[this.entries] = j;
         this.entryCol[this.entries++] = c;
-        this.entryText.push(cell(v, this.floating[j], this.sem[j], this.style));
+        this.entryText.push(cell(pair[1], this.floating[j], this.sem[j], this.style));
       }
     }
     this.rowStart[++this.rows] = this.entries;

@@ -75,7 +75,9 @@ export async function* sampleBatches(ctx: Context, metrics: readonly SampledMetr
     if (plan.archive && k % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
     let result: Result;
     try {
-      result = await ctx.fetch(pmids);
+      // An archive replay has nearly every sample at hand: no promise to wait for then.
+      const out = ctx.fetchEager ? ctx.fetchEager(pmids) : ctx.fetch(pmids);
+      result = out instanceof Promise ? await out : out;
     } catch (e) {
       if (isPmError(e) && e.code === PM_ERR_EOL) break;
       // The samples before the failure go out first, as they would one by one.

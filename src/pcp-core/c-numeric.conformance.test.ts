@@ -1,7 +1,8 @@
 // printf's %.Nf, %.Ne and %.Pg against glibc's (through python3, whose %-formatting of a
 // double is glibc's: exact value, to nearest, ties to even): random doubles of every
 // magnitude, exact ties (k + ½ at several scales), zeros, and values near the thresholds
-// where %g switches to exponential form.
+// where %g switches to exponential form. %.Ne at 0…19 digits covers the Number#toExponential
+// fast path (c-numeric.ts) with its tie test at every position.
 import { describe, expect, it } from 'vitest';
 import { PYTHON, runTool } from '../../test/oracle';
 import { formatExpC, formatFixedC, formatGC } from './c-numeric';
@@ -30,7 +31,7 @@ describe('glibc-exact printf conversions', () => {
       'xs = json.loads(sys.stdin.read())',
       'out = []',
       'for x in xs:',
-      '    out.append([("%.*f" % (d, x)) for d in (0, 1, 2, 3, 4, 9)] + [("%.*e" % (d, x)) for d in (3, 9)] + [("%.*g" % (p, x)) for p in (8, 16)])',
+      '    out.append([("%.*f" % (d, x)) for d in (0, 1, 2, 3, 4, 9)] + [("%.*e" % (d, x)) for d in (0, 1, 3, 9, 19)] + [("%.*g" % (p, x)) for p in (8, 16)])',
       'print(json.dumps(out))',
     ].join('\n');
     // JSON numbers as JavaScript writes them (shortest round trip); -0 spelled so python keeps its sign.
@@ -38,7 +39,7 @@ describe('glibc-exact printf conversions', () => {
     expect(r.status, r.stderr).toBe(0);
     const theirs = JSON.parse(r.stdout) as string[][];
     xs.forEach((x, i) => {
-      const ours = [...[0, 1, 2, 3, 4, 9].map((d) => formatFixedC(x, d)), ...[3, 9].map((d) => formatExpC(x, d)), ...[8, 16].map((p) => formatGC(x, p))];
+      const ours = [...[0, 1, 2, 3, 4, 9].map((d) => formatFixedC(x, d)), ...[0, 1, 3, 9, 19].map((d) => formatExpC(x, d)), ...[8, 16].map((p) => formatGC(x, p))];
       expect(ours, `${x}`).toEqual(theirs[i]);
     });
   });

@@ -356,6 +356,18 @@ export function formatExpC(x: number, digits: number): string {
   const neg = signBit(x);
   const a = Math.abs(x);
   if (a === 0) return `${neg ? '-' : ''}0${digits > 0 ? `.${'0'.repeat(digits)}` : ''}e+00`;
+  // Number#toExponential rounds the exact value too, but a tie up where glibc rounds it to
+  // even. A tie shows in 21 significant digits as a 5 then zeros only; only those (and what
+  // rounds to look like one) take the exact path below, a BigInt division per call.
+  if (digits <= 19) {
+    const wide = a.toExponential(20);
+    if (wide.charCodeAt(digits + 2) !== 53 || !/^0*e/.test(wide.slice(digits + 3))) {
+      const s = a.toExponential(digits);
+      const e = s.indexOf('e');
+      const exp = s.slice(e + 2);
+      return `${neg ? '-' : ''}${s.slice(0, e + 2)}${exp.length < 2 ? `0${exp}` : exp}`;
+    }
+  }
   const { mant, exp } = decomposeDouble(a);
   // a = num / den exactly.
   const num0 = exp >= 0 ? mant << BigInt(exp) : mant;
@@ -410,6 +422,9 @@ export function doubleToUint32(x: number): number {
  * value minus 2^63 converted, then the top bit flipped (beyond 2^64: 0).
  */
 export function doubleToUint64(x: number): bigint {
+  // In [0, 2^63) the signed conversion is already the unsigned value (the common case: one
+  // BigInt made, not two).
+  if (x >= 0 && x < TWO_63) return BigInt(Math.trunc(x));
   if (!(x >= TWO_63)) return BigInt.asUintN(64, doubleToInt64(x));
   return BigInt.asUintN(64, doubleToInt64(x - TWO_63) ^ INT64_MIN);
 }

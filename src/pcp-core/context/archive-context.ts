@@ -141,6 +141,12 @@ export class ArchiveContext implements Context {
     return this.session.fetch(ids);
   }
 
+  /** pmFetch without a promise when the session has the values at hand (Context.fetchEager). */
+  fetchEager(ids: readonly PmId[]): Result | Promise<Result> {
+    if (this.queued) return this.settle().then(() => this.session.fetch(ids));
+    return this.session.fetchEager(ids);
+  }
+
   /** pmFetchArchive: the next record as stored, <mark> records included (no sets). */
   async fetchArchive(): Promise<Result> {
     await this.settle();

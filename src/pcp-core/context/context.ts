@@ -82,6 +82,13 @@ export interface Context {
   /** pmFetch: rejects with PmError (PM_ERR_EOL at either end of an archive, ...). */
   fetch(ids: readonly PmId[]): Promise<Result>;
   /**
+   * Optional (no PMAPI equivalent): pmFetch answered at once when the values are at hand, as
+   * they are for nearly every sample of an archive replay; else the promise `fetch` gives.
+   * Throws (or rejects with) what `fetch` rejects with. A replay loop calling this pays no
+   * promise and no microtask per sample (values-sampler.ts).
+   */
+  fetchEager?(ids: readonly PmId[]): Result | Promise<Result>;
+  /**
    * Optional hint (no PMAPI equivalent): a pmSetMode to `at` and a fetch will follow soon, so
    * an archive context may start reading there (interp-grid.ts, stepped replay). Changes no
    * state that a fetch can observe.

@@ -68,6 +68,27 @@ describe('INTERP on the demo fixture (archive-format.md §7.6.1)', () => {
     });
   }
 
+  it('fetchEager gives the same rows, without a promise once the records are at hand', async () => {
+    const s = new ReplaySession(fixtureReplaySet([demoSpec(3)]));
+    await s.setMode(PM_MODE_INTERP, { sec: T0, nsec: 0 }, 4n * S);
+    const rows = [];
+    let settled = 0;
+    for (let k = 0; k < TABLE.length; k++) {
+      const out = s.fetchEager(PMIDS);
+      if (!(out instanceof Promise)) settled++;
+      rows.push(row(await out));
+    }
+    expect(rows).toEqual(TABLE.map((r) => (r[0] === 20 ? r.with(4, 'gamma') : r)));
+    expect(settled).toBeGreaterThan(TABLE.length / 2);
+    let end: unknown;
+    try {
+      await s.fetchEager(PMIDS);
+    } catch (e) {
+      end = e;
+    }
+    expect(end).toMatchObject({ code: PM_ERR_EOL });
+  });
+
   it('the value seen once appears only at t = 10 with a 5 s step', async () => {
     const s = new ReplaySession(fixtureReplaySet([demoSpec(3)]));
     await s.setMode(PM_MODE_INTERP, { sec: T0, nsec: 0 }, 5n * S);

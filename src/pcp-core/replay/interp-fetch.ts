@@ -4,23 +4,25 @@
 // pass by pass, because its results depend on state: bounds carried over between fetches,
 // limits learnt by earlier searches, which records a fetch reads (and so which <mark>s it
 // crosses), and where the previous fetch left the read position.
+//
+// Hot path (a replay runs this once per sample): a fetch is a generator that yields only
+// where bytes must be waited for, so a fetch whose records are decoded or resident (nearly
+// every one) runs to its end synchronously, without a promise. The generator only reads;
+// the passes over the wanted instances are small methods on lists kept from fetch to fetch,
+// so V8 compiles each quickly and a rare path (a <mark>, the archive end) recompiles little.
 import { PM_ERR_EOL, PM_ERR_LOGREC, PM_ERR_PMID_LOG, PM_ERR_TYPE } from '../errors';
 import type { AtomValue, PmId, Result, Timestamp, ValueSet } from '../types';
 import { PM_ID_NULL, PM_INDOM_NULL, PM_SEM_COUNTER, PM_SEM_DISCRETE, isNumericType } from '../types';
 import type { InstanceProfile } from './instance-profile';
 import { updateBounds, UPD_MARK_BACK, UPD_MARK_FORW, UPD_MARK_NONE, type BoundsContext, type IgnoreMarks, type ScanState, type WantList } from './interp-bounds';
-import type { MetricControl} from './interp-state';
+import type { MetricControl } from './interp-state';
 import { newMetricControl, S_MARK, S_SCANNED, S_UNDEFINED } from './interp-state';
 import { interpolatedValue } from './interp-value';
 import { archiveEndOfCurrent } from './log-end';
-import { MODE_BACK, MODE_FORW, type LogCursor } from './log-cursor';
+import { MODE_BACK, MODE_FORW, type LogCursor, type ReadOutcome } from './log-cursor';
 import { PM_VAL_DPTR, PM_VAL_INSITU } from './log-record';
 import { setTime } from './log-seek';
 import { timestampSub } from './log-time';
-
-const isUndefined = (s: number): boolean => (s & S_UNDEFINED) !== 0;
-const isMark = (s: number): boolean => (s & S_MARK) !== 0;
-const isScanned = (s: number): boolean => (s & S_SCANNED) !== 0;
 
 export interface InterpOptions {
   /** PCP_COUNTER_WRAP set in the environment. */
@@ -28,9 +30,67 @@ export interface InterpOptions {
   readonly ignoreMarks: IgnoreMarks;
 }
 
-/** Outcome of one interpolated fetch: a result, or a negative code; `advanced` tells whether
- *  libpcp moved the origin on (it does not for the corrupt-archive early returns). */
-export type InterpOutcome = { readonly result: Result } | { readonly error: number; readonly advanced: boolean };
+/** A failed interpolated fetch: a negative code; `advanced` tells whether libpcp moved the
+ *  origin on (it does not for the corrupt-archive early returns). */
+export interface InterpFailure {
+  readonly error: number;
+  readonly advanced: boolean;
+}
+
+/** Outcome of one interpolated fetch: the result, or why there is none. */
+export type InterpOutcome = Result | InterpFailure;
+
+export function isInterpFailure(out: InterpOutcome): out is InterpFailure {
+  return 'error' in out;
+}
+
+/** What a fetch waits for when bytes are not at hand (a read, a seek, the archive end). */
+type Wait = Promise<unknown>;
+type FetchSteps = Generator<Wait, InterpOutcome, unknown>;
+
+const EOL_ADVANCED: InterpFailure = { error: PM_ERR_EOL, advanced: true };
+
+function failure(error: number, advanced: boolean): InterpFailure {
+  return { error, advanced };
+}
+
+/** Runs the rest of a fetch that had to wait: each awaited value is handed back to it. */
+async function finish(steps: FetchSteps, first: Wait): Promise<InterpOutcome> {
+  let wait = first;
+  for (;;) {
+    const r = steps.next(await wait);
+    if (r.done) return r.value;
+    wait = r.value;
+  }
+}
+
+/** No roll is needed before the rest of a pass (selectBack / selectForw). */
+const NO_ROLL = -1;
+
+/**
+ * Want-list indices of the instances still searching for a bound, in the order libpcp keeps
+ * them (t_first descending for the backward search, t_last ascending for the forward one).
+ */
+class Unbound {
+  list = new Int32Array(16);
+  n = 0;
+
+  reset(capacity: number): void {
+    if (this.list.length < capacity) this.list = new Int32Array(capacity);
+    this.n = 0;
+  }
+
+  insert(at: number, w: number): void {
+    this.list.copyWithin(at + 1, at, this.n);
+    this.list[at] = w;
+    this.n++;
+  }
+
+  remove(at: number): void {
+    this.list.copyWithin(at, at + 1, this.n);
+    this.n--;
+  }
+}
 
 export class InterpEngine {
   private readonly controls = new Map<number, MetricControl>();
@@ -41,6 +101,19 @@ export class InterpEngine {
   private readonly bctx: BoundsContext;
   /** buildResult's instance ids before they are copied into the result. */
   private scratch = new Int32Array(16);
+  /** The metrics of the current fetch: the first nRequested entries. */
+  private readonly requested: MetricControl[] = [];
+  private nRequested = 0;
+  /** The pmids and profile version the want list was built for (a replay asks the same
+   *  every fetch, and then only the per-instance flags are reset). */
+  private readonly wantPmids: number[] = [];
+  private wantProfile = -1;
+  private readonly unboundBack = new Unbound();
+  private readonly unboundForw = new Unbound();
+  /** Instances searching backwards / forwards in this fetch, and whether it rolled yet. */
+  private back = 0;
+  private forw = 0;
+  private doneRoll = false;
 
   constructor(
     private readonly cursor: LogCursor,
@@ -54,7 +127,7 @@ export class InterpEngine {
     const tReq = timestampSub(origin, this.cursor.base);
     for (const mc of this.controls.values()) {
       for (let i = 0; i < mc.size; i++) {
-        if ((mc.tPrior[i]) > tReq || (mc.tNext[i]) < tReq) mc.resetBounds(i);
+        if (mc.tPrior[i] > tReq || mc.tNext[i] < tReq) mc.resetBounds(i);
       }
     }
   }
@@ -71,30 +144,132 @@ export class InterpEngine {
   /**
    * One interpolated fetch at `origin`, reading in `direction` (the sign of the delta: 1, -1,
    * or 0 for a zero delta, which libpcp treats as "not forwards" in some tests and "not
-   * backwards" in others).
+   * backwards" in others). Synchronous unless it has to wait for bytes; then a promise.
    */
-  async fetch(pmids: readonly PmId[], origin: Timestamp, direction: number, profile: InstanceProfile): Promise<InterpOutcome> {
+  fetch(pmids: readonly PmId[], origin: Timestamp, direction: number, profile: InstanceProfile): InterpOutcome | Promise<InterpOutcome> {
+    const steps = this.steps(pmids, origin, direction, profile);
+    const first = steps.next();
+    return first.done ? first.value : finish(steps, first.value);
+  }
+
+  /** The fetch's reading; it yields what it must wait for and is handed back the awaited value. */
+  private *steps(pmids: readonly PmId[], origin: Timestamp, direction: number, profile: InstanceProfile): FetchSteps {
     const cursor = this.cursor;
     const tReq = timestampSub(origin, cursor.base);
-    if (tReq < -0.001) return { error: PM_ERR_EOL, advanced: true };
+    if (tReq < -0.001) return EOL_ADVANCED;
     if (tReq > cursor.interpEnd + 0.001) {
-      const end = await archiveEndOfCurrent(cursor);
+      const end = (yield archiveEndOfCurrent(cursor)) as Awaited<ReturnType<typeof archiveEndOfCurrent>>;
       if (typeof end !== 'number') cursor.interpEnd = timestampSub(end, cursor.base);
-      if (tReq > cursor.interpEnd && cursor.cur >= cursor.archiveCount - 1) return { error: PM_ERR_EOL, advanced: true };
+      if (tReq > cursor.interpEnd && cursor.cur >= cursor.archiveCount - 1) return EOL_ADVANCED;
     }
 
-    // First pass: the metrics and the instances this fetch wants, in libpcp's want order
-    // (built by prepending, so reversed). The lists are reused from fetch to fetch.
     const stamp = ++this.fetchStamp;
-    const requested: MetricControl[] = [];
+    this.wantList(pmids, profile, stamp);
+    const bctx = this.bctx;
+
+    if (!cursor.serial) {
+      // Gross positioning from the index, then fine tuning back (or forward) to t.
+      yield setTime(cursor, origin, direction > 0 ? MODE_FORW : MODE_BACK);
+      cursor.rememberPosition();
+      const fineDir = direction > 0 ? MODE_BACK : MODE_FORW;
+      for (;;) {
+        const rec = cursor.tryCachedRead(fineDir) ?? ((yield cursor.cachedRead(fineDir)) as ReadOutcome);
+        if (typeof rec === 'number') break;
+        if (direction > 0 ? rec.t <= tReq : rec.t > tReq) break;
+        cursor.rememberPosition();
+        const u = updateBounds(bctx, tReq, rec, UPD_MARK_NONE, null, null);
+        const sts = typeof u === 'number' ? u : ((yield u) as number);
+        if (sts < 0) return failure(sts, false);
+      }
+      cursor.serial = true;
+      for (let m = 0; m < this.nRequested; m++) this.requested[m].lastNumval = -1;
+    }
+
+    const sts = cursor.restorePosition();
+    if (sts < 0) return failure(sts, true);
+    const scan = this.scan;
+    scan.done = 0;
+    scan.seenMark = false;
+    this.doneRoll = false;
+
+    // Second pass: which instances still need a lower bound (rolling forwards first when
+    // replaying forwards and some lower bound is missing or past t).
+    this.back = 0;
+    this.unboundBack.reset(this.want.n);
+    for (let w = this.selectBack(0, tReq, direction); w !== NO_ROLL; w = this.selectBack(w, tReq, direction)) {
+      const r = yield* this.roll(tReq, direction);
+      if (r < 0) return failure(r, false);
+    }
+    if (this.back > 0) {
+      const s = cursor.restorePosition();
+      if (s < 0) return failure(s, true);
+      scan.done = 0;
+      while (scan.done < this.back) {
+        const rec = cursor.tryCachedRead(MODE_BACK) ?? ((yield cursor.cachedRead(MODE_BACK)) as ReadOutcome);
+        if (typeof rec === 'number') {
+          if (rec === PM_ERR_LOGREC) return failure(rec, false);
+          break; // start of the archive set
+        }
+        if (direction < 0 && rec.t >= tReq) cursor.rememberPosition();
+        const b = updateBounds(bctx, tReq, rec, UPD_MARK_BACK, scan, scan);
+        const u = typeof b === 'number' ? b : ((yield b) as number);
+        if (u < 0) return failure(u, false);
+        this.retireBack(rec.t);
+      }
+      this.giveUpBack(tReq);
+    }
+
+    // Third pass: which instances still need an upper bound (rolling backwards first when
+    // replaying backwards).
+    this.forw = 0;
+    this.unboundForw.reset(this.want.n);
+    for (let w = this.selectForw(0, tReq, direction); w !== NO_ROLL; w = this.selectForw(w, tReq, direction)) {
+      const r = yield* this.roll(tReq, direction);
+      if (r < 0) return failure(r, false);
+    }
+    if (this.forw > 0) {
+      const s = cursor.restorePosition();
+      if (s < 0) return failure(s, true);
+      scan.done = 0;
+      while (scan.done < this.forw) {
+        const rec = cursor.tryCachedRead(MODE_FORW) ?? ((yield cursor.cachedRead(MODE_FORW)) as ReadOutcome);
+        if (typeof rec === 'number') {
+          if (rec === PM_ERR_LOGREC) return failure(rec, false);
+          break; // end of the archive set
+        }
+        if (direction > 0 && rec.t <= tReq) cursor.rememberPosition();
+        const f = updateBounds(bctx, tReq, rec, UPD_MARK_FORW, scan, scan);
+        const u = typeof f === 'number' ? f : ((yield f) as number);
+        if (u < 0) return failure(u, false);
+        this.retireForw(rec.t);
+      }
+      this.giveUpForw(tReq);
+    }
+
+    this.qualify(tReq, scan.seenMark);
+    return this.buildResult(pmids, origin, tReq, stamp);
+  }
+
+  /**
+   * First pass: the metrics and the instances this fetch wants, in libpcp's want order
+   * (built by prepending, so reversed).
+   */
+  private wantList(pmids: readonly PmId[], profile: InstanceProfile, stamp: number): void {
+    if (this.sameRequest(pmids, profile.version)) {
+      this.resetWanted(stamp);
+      return;
+    }
     const want = this.want;
+    const requested = this.requested;
+    let nRequested = 0;
     want.n = 0;
-    for (const pmid of pmids) {
+    for (let p = 0; p < pmids.length; p++) {
+      const pmid = pmids[p];
       if (pmid === PM_ID_NULL) continue;
       const mc = this.control(pmid);
       if (mc.fetchStamp === stamp) continue; // libpcp would corrupt its want list here
       mc.fetchStamp = stamp;
-      requested.push(mc);
+      requested[nRequested++] = mc;
       mc.numval = 0;
       if (!mc.desc) {
         mc.numval = PM_ERR_PMID_LOG;
@@ -111,8 +286,14 @@ export class InterpEngine {
         } else {
           mc.inResult[i] = 0;
         }
+        mc.wanted[i] = mc.inResult[i];
       }
+      mc.nWanted = mc.numval;
     }
+    this.nRequested = nRequested;
+    this.wantPmids.length = 0;
+    for (let p = 0; p < pmids.length; p++) this.wantPmids.push(pmids[p]);
+    this.wantProfile = profile.version;
     for (let a = 0, b = want.n - 1; a < b; a++, b--) {
       const m = want.metric[a];
       want.metric[a] = want.metric[b];
@@ -121,214 +302,208 @@ export class InterpEngine {
       want.slot[a] = want.slot[b];
       want.slot[b] = x;
     }
-    const bctx = this.bctx;
+  }
 
-    if (!cursor.serial) {
-      // Gross positioning from the index, then fine tuning back (or forward) to t.
-      await setTime(cursor, origin, direction > 0 ? MODE_FORW : MODE_BACK);
-      cursor.rememberPosition();
-      for (;;) {
-        const fineDir = direction > 0 ? MODE_BACK : MODE_FORW;
-        const rec = cursor.tryCachedRead(fineDir) ?? (await cursor.cachedRead(fineDir));
-        if (typeof rec === 'number') break;
-        if (direction > 0 ? rec.t <= tReq : rec.t > tReq) break;
-        cursor.rememberPosition();
-        let sts = updateBounds(bctx, tReq, rec, UPD_MARK_NONE, null, null);
-        if (typeof sts !== 'number') sts = await sts;
-        if (sts < 0) return { error: sts, advanced: false };
+  private sameRequest(pmids: readonly PmId[], profileVersion: number): boolean {
+    const last = this.wantPmids;
+    if (profileVersion !== this.wantProfile || pmids.length !== last.length) return false;
+    for (let p = 0; p < pmids.length; p++) if (pmids[p] !== last[p]) return false;
+    return true;
+  }
+
+  /** The want list of the previous fetch, kept: its metrics' per-instance flags as the first
+   *  pass leaves them (the later passes and qualify change them). */
+  private resetWanted(stamp: number): void {
+    for (let m = 0; m < this.nRequested; m++) {
+      const mc = this.requested[m];
+      mc.fetchStamp = stamp;
+      if (!mc.desc) {
+        mc.numval = PM_ERR_PMID_LOG;
+        continue;
       }
-      cursor.serial = true;
-      for (const mc of requested) mc.lastNumval = -1;
+      mc.numval = mc.nWanted;
+      for (let i = 0; i < mc.size; i++) {
+        mc.search[i] = 0;
+        mc.inResult[i] = mc.wanted[i];
+      }
     }
+  }
 
-    const sts = cursor.restorePosition();
-    if (sts < 0) return { error: sts, advanced: true };
-    const scan = this.scan;
-    scan.done = 0;
-    scan.seenMark = false;
-    let doneRoll = false;
-
-    // Second pass: which instances still need a lower bound.
-    const unboundBack: number[] = [];
-    let back = 0;
-    for (let w = 0; w < want.n; w++) {
+  /**
+   * The second pass from want-list entry `from`: marks the instances that must search back
+   * for a lower bound. Returns the entry before whose test libpcp rolls forwards (the caller
+   * rolls, then resumes there), or NO_ROLL at the end of the list.
+   */
+  private selectBack(from: number, tReq: number, direction: number): number {
+    const want = this.want;
+    const unbound = this.unboundBack;
+    for (let w = from; w < want.n; w++) {
       const mc = want.metric[w];
       const i = want.slot[w];
       const tFirst = mc.tFirst[i];
       if (tFirst >= 0 && tReq < tFirst) continue;
-      if ((mc.tBirth[i]) >= 0 && tReq < (mc.tBirth[i])) continue;
-      if ((mc.tDeath[i]) >= 0 && tReq > (mc.tDeath[i])) continue;
+      if (mc.tBirth[i] >= 0 && tReq < mc.tBirth[i]) continue;
+      if (mc.tDeath[i] >= 0 && tReq > mc.tDeath[i]) continue;
       const tPrior = mc.tPrior[i];
-      if ((tPrior < 0 || tPrior > tReq) && back === 0 && !doneRoll) {
-        doneRoll = true;
-        if (direction > 0) {
-          const r = await this.roll(bctx, tReq, direction, scan);
-          if (r < 0) return { error: r, advanced: false };
-        }
+      if ((tPrior < 0 || tPrior > tReq) && this.back === 0 && !this.doneRoll) {
+        this.doneRoll = true;
+        if (direction > 0) return w;
       }
       const sPrior = mc.sPrior[i];
       if (
-        (isUndefined(sPrior) && !isScanned(sPrior)) ||
-        ((mc.tPrior[i]) > tReq && (direction < 0 || !isScanned(sPrior))) ||
-        (isMark(mc.sNext[i]) && (mc.tPrior[i]) === tReq)
+        ((sPrior & S_UNDEFINED) !== 0 && (sPrior & S_SCANNED) === 0) ||
+        (mc.tPrior[i] > tReq && (direction < 0 || (sPrior & S_SCANNED) === 0)) ||
+        ((mc.sNext[i] & S_MARK) !== 0 && mc.tPrior[i] === tReq)
       ) {
-        back++;
+        this.back++;
         mc.search[i] = 1;
         // Descending t_first: before the first entry whose t_first is not greater.
         let at = 0;
-        while (at < unboundBack.length && !(tFirst >= (want.metric[unboundBack[at]]).tFirst[want.slot[unboundBack[at]]])) at++;
-        unboundBack.splice(at, 0, w);
+        while (at < unbound.n && !(tFirst >= want.metric[unbound.list[at]].tFirst[want.slot[unbound.list[at]]])) at++;
+        unbound.insert(at, w);
       }
     }
+    return NO_ROLL;
+  }
 
-    if (back > 0) {
-      const s = cursor.restorePosition();
-      if (s < 0) return { error: s, advanced: true };
-      scan.done = 0;
-      while (scan.done < back) {
-        const rec = cursor.tryCachedRead(MODE_BACK) ?? (await cursor.cachedRead(MODE_BACK));
-        if (typeof rec === 'number') {
-          if (rec === PM_ERR_LOGREC) return { error: rec, advanced: false };
-          break; // start of the archive set
-        }
-        if (direction < 0 && rec.t >= tReq) cursor.rememberPosition();
-        let u = updateBounds(bctx, tReq, rec, UPD_MARK_BACK, scan, scan);
-        if (typeof u !== 'number') u = await u;
-        if (u < 0) return { error: u, advanced: false };
-        // Instances known to have nothing before t_first can stop searching once we pass it.
-        for (let k = 0; k < unboundBack.length; ) {
-          const w = unboundBack[k];
-          const mc = want.metric[w];
-          const i = want.slot[w];
-          if ((mc.tFirst[i]) < rec.t) break;
-          if (mc.search[i]) {
-            mc.search[i] = 0;
-            mc.sPrior[i] = (mc.sPrior[i]) | S_SCANNED;
-            scan.done++;
-            unboundBack.splice(k, 1);
-          } else {
-            k++;
-          }
-        }
-      }
-      for (const w of unboundBack) {
-        const mc = want.metric[w];
-        const i = want.slot[w];
-        if ((isUndefined(mc.sPrior[i]) || (mc.tPrior[i]) > tReq) && (mc.tFirst[i]) < tReq) {
-          mc.tFirst[i] = tReq;
-          mc.sPrior[i] = (mc.sPrior[i]) | S_SCANNED;
-        }
+  /** After a record at `t` read backwards: instances known to have nothing before their
+   *  t_first stop searching once the scan has passed it. */
+  private retireBack(t: number): void {
+    const want = this.want;
+    const unbound = this.unboundBack;
+    for (let k = 0; k < unbound.n; ) {
+      const w = unbound.list[k];
+      const mc = want.metric[w];
+      const i = want.slot[w];
+      if (mc.tFirst[i] < t) break;
+      if (mc.search[i]) {
         mc.search[i] = 0;
+        mc.sPrior[i] |= S_SCANNED;
+        this.scan.done++;
+        unbound.remove(k);
+      } else {
+        k++;
       }
     }
+  }
 
-    // Third pass: which instances still need an upper bound.
-    const unboundForw: number[] = [];
-    let forw = 0;
-    for (let w = 0; w < want.n; w++) {
+  /** The backward search is over: what is still unbound learns that nothing lies before t. */
+  private giveUpBack(tReq: number): void {
+    const want = this.want;
+    const unbound = this.unboundBack;
+    for (let k = 0; k < unbound.n; k++) {
+      const w = unbound.list[k];
+      const mc = want.metric[w];
+      const i = want.slot[w];
+      if (((mc.sPrior[i] & S_UNDEFINED) !== 0 || mc.tPrior[i] > tReq) && mc.tFirst[i] < tReq) {
+        mc.tFirst[i] = tReq;
+        mc.sPrior[i] |= S_SCANNED;
+      }
+      mc.search[i] = 0;
+    }
+  }
+
+  /** The third pass from entry `from`, as selectBack for upper bounds (rolling backwards). */
+  private selectForw(from: number, tReq: number, direction: number): number {
+    const want = this.want;
+    const unbound = this.unboundForw;
+    for (let w = from; w < want.n; w++) {
       const mc = want.metric[w];
       const i = want.slot[w];
       const tLast = mc.tLast[i];
       if (tLast >= 0 && tReq > tLast) continue;
-      if ((mc.tBirth[i]) >= 0 && tReq < (mc.tBirth[i])) continue;
-      if ((mc.tDeath[i]) >= 0 && tReq > (mc.tDeath[i])) continue;
+      if (mc.tBirth[i] >= 0 && tReq < mc.tBirth[i]) continue;
+      if (mc.tDeath[i] >= 0 && tReq > mc.tDeath[i]) continue;
       const tNext = mc.tNext[i];
-      if ((tNext < 0 || tNext < tReq) && forw === 0 && !doneRoll) {
-        doneRoll = true;
-        if (direction < 0) {
-          const r = await this.roll(bctx, tReq, direction, scan);
-          if (r < 0) return { error: r, advanced: false };
-        }
+      if ((tNext < 0 || tNext < tReq) && this.forw === 0 && !this.doneRoll) {
+        this.doneRoll = true;
+        if (direction < 0) return w;
       }
       const sNext = mc.sNext[i];
       if (
-        (isUndefined(sNext) && !isScanned(sNext)) ||
-        ((mc.tNext[i]) < tReq && (direction > 0 || !isScanned(sNext))) ||
-        (isMark(mc.sPrior[i]) && (mc.tNext[i]) === tReq)
+        ((sNext & S_UNDEFINED) !== 0 && (sNext & S_SCANNED) === 0) ||
+        (mc.tNext[i] < tReq && (direction > 0 || (sNext & S_SCANNED) === 0)) ||
+        ((mc.sPrior[i] & S_MARK) !== 0 && mc.tNext[i] === tReq)
       ) {
-        forw++;
+        this.forw++;
         mc.search[i] = 1;
         // Ascending t_last: before the first entry whose t_last is not smaller.
         let at = 0;
-        while (at < unboundForw.length && !(tLast <= (want.metric[unboundForw[at]]).tLast[want.slot[unboundForw[at]]])) at++;
-        unboundForw.splice(at, 0, w);
+        while (at < unbound.n && !(tLast <= want.metric[unbound.list[at]].tLast[want.slot[unbound.list[at]]])) at++;
+        unbound.insert(at, w);
       }
     }
+    return NO_ROLL;
+  }
 
-    if (forw > 0) {
-      const s = cursor.restorePosition();
-      if (s < 0) return { error: s, advanced: true };
-      scan.done = 0;
-      while (scan.done < forw) {
-        const rec = cursor.tryCachedRead(MODE_FORW) ?? (await cursor.cachedRead(MODE_FORW));
-        if (typeof rec === 'number') {
-          if (rec === PM_ERR_LOGREC) return { error: rec, advanced: false };
-          break; // end of the archive set
-        }
-        if (direction > 0 && rec.t <= tReq) cursor.rememberPosition();
-        let u = updateBounds(bctx, tReq, rec, UPD_MARK_FORW, scan, scan);
-        if (typeof u !== 'number') u = await u;
-        if (u < 0) return { error: u, advanced: false };
-        for (let k = 0; k < unboundForw.length; ) {
-          const w = unboundForw[k];
-          const mc = want.metric[w];
-          const i = want.slot[w];
-          const tLast = mc.tLast[i];
-          if (tLast > rec.t) break;
-          if (mc.search[i] && tLast >= 0) {
-            mc.search[i] = 0;
-            mc.sNext[i] = (mc.sNext[i]) | S_SCANNED;
-            scan.done++;
-            unboundForw.splice(k, 1);
-          } else {
-            k++;
-          }
-        }
-      }
-      for (const w of unboundForw) {
-        const mc = want.metric[w];
-        const i = want.slot[w];
-        const tLast = mc.tLast[i];
-        if ((mc.tNext[i]) < tReq && (tLast < 0 || tReq < tLast)) {
-          mc.tLast[i] = tReq;
-          mc.sNext[i] = (mc.sNext[i]) | S_SCANNED;
-        }
+  /** After a record at `t` read forwards: instances with nothing after their t_last stop. */
+  private retireForw(t: number): void {
+    const want = this.want;
+    const unbound = this.unboundForw;
+    for (let k = 0; k < unbound.n; ) {
+      const w = unbound.list[k];
+      const mc = want.metric[w];
+      const i = want.slot[w];
+      const tLast = mc.tLast[i];
+      if (tLast > t) break;
+      if (mc.search[i] && tLast >= 0) {
         mc.search[i] = 0;
+        mc.sNext[i] |= S_SCANNED;
+        this.scan.done++;
+        unbound.remove(k);
+      } else {
+        k++;
       }
     }
+  }
 
-    this.qualify(want, tReq, scan.seenMark);
-    return { result: this.buildResult(pmids, origin, tReq) };
+  /** The forward search is over: what is still unbound learns that nothing lies after t. */
+  private giveUpForw(tReq: number): void {
+    const want = this.want;
+    const unbound = this.unboundForw;
+    for (let k = 0; k < unbound.n; k++) {
+      const w = unbound.list[k];
+      const mc = want.metric[w];
+      const i = want.slot[w];
+      const tLast = mc.tLast[i];
+      if (mc.tNext[i] < tReq && (tLast < 0 || tReq < tLast)) {
+        mc.tLast[i] = tReq;
+        mc.sNext[i] |= S_SCANNED;
+      }
+      mc.search[i] = 0;
+    }
   }
 
   /** do_roll: read on in the direction of replay up to t, updating bounds as we go. */
-  private async roll(bctx: BoundsContext, tReq: number, direction: number, scan: ScanState): Promise<number> {
+  private *roll(tReq: number, direction: number): Generator<Wait, number, unknown> {
     const cursor = this.cursor;
+    const bctx = this.bctx;
+    const scan = this.scan;
     let last: number;
     if (direction > 0) {
       for (;;) {
-        const rec = cursor.tryCachedRead(MODE_FORW) ?? (await cursor.cachedRead(MODE_FORW));
+        const rec = cursor.tryCachedRead(MODE_FORW) ?? ((yield cursor.cachedRead(MODE_FORW)) as ReadOutcome);
         if (typeof rec === 'number') {
           last = rec;
           break;
         }
         if (rec.t > tReq) return 0;
         cursor.rememberPosition();
-        let u = updateBounds(bctx, tReq, rec, UPD_MARK_FORW, null, scan);
-        if (typeof u !== 'number') u = await u;
+        const f = updateBounds(bctx, tReq, rec, UPD_MARK_FORW, null, scan);
+        const u = typeof f === 'number' ? f : ((yield f) as number);
         if (u < 0) return u;
       }
     } else {
       for (;;) {
-        const rec = cursor.tryCachedRead(MODE_BACK) ?? (await cursor.cachedRead(MODE_BACK));
+        const rec = cursor.tryCachedRead(MODE_BACK) ?? ((yield cursor.cachedRead(MODE_BACK)) as ReadOutcome);
         if (typeof rec === 'number') {
           last = rec;
           break;
         }
         if (rec.t < tReq) return 0;
         cursor.rememberPosition();
-        let u = updateBounds(bctx, tReq, rec, UPD_MARK_BACK, null, scan);
-        if (typeof u !== 'number') u = await u;
+        const b = updateBounds(bctx, tReq, rec, UPD_MARK_BACK, null, scan);
+        const u = typeof b === 'number' ? b : ((yield b) as number);
         if (u < 0) return u;
       }
     }
@@ -336,7 +511,8 @@ export class InterpEngine {
   }
 
   /** Decides which wanted instances get a value (archive-format.md §7.4.4). */
-  private qualify(want: WantList, tReq: number, seenMark: boolean): void {
+  private qualify(tReq: number, seenMark: boolean): void {
+    const want = this.want;
     for (let w = 0; w < want.n; w++) {
       const mc = want.metric[w];
       const i = want.slot[w];
@@ -344,17 +520,17 @@ export class InterpEngine {
       if (!desc) continue;
       const sPrior = mc.sPrior[i];
       const tPrior = mc.tPrior[i];
+      const noPrior = (sPrior & (S_MARK | S_UNDEFINED)) !== 0 || tPrior > tReq;
       if (desc.sem === PM_SEM_DISCRETE) {
         const tBirth = mc.tBirth[i];
         const tDeath = mc.tDeath[i];
-        if (isMark(sPrior) || isUndefined(sPrior) || tPrior > tReq || (tBirth !== -1 && tBirth > tReq) || (tDeath !== -1 && tReq > tDeath)) {
+        if (noPrior || (tBirth !== -1 && tBirth > tReq) || (tDeath !== -1 && tReq > tDeath)) {
           mc.numval--;
           mc.inResult[i] = 0;
         }
         continue;
       }
-      const sNext = mc.sNext[i];
-      if (isMark(sPrior) || isUndefined(sPrior) || tPrior > tReq || isMark(sNext) || isUndefined(sNext) || (mc.tNext[i]) < tReq) {
+      if (noPrior || (mc.sNext[i] & (S_MARK | S_UNDEFINED)) !== 0 || mc.tNext[i] < tReq) {
         mc.numval--;
         mc.inResult[i] = 0;
       } else if (desc.sem === PM_SEM_COUNTER) {
@@ -370,44 +546,45 @@ export class InterpEngine {
     }
   }
 
-  private buildResult(pmids: readonly PmId[], origin: Timestamp, tReq: number): Result {
-    const sets: ValueSet[] = [];
-    const built = pmids.length > 1 ? new Map<number, ValueSet>() : undefined;
-    for (const pmid of pmids) {
+  private buildResult(pmids: readonly PmId[], origin: Timestamp, tReq: number, stamp: number): Result {
+    const sets: ValueSet[] = new Array<ValueSet>(pmids.length);
+    for (let p = 0; p < pmids.length; p++) {
+      const pmid = pmids[p];
       if (pmid === PM_ID_NULL) {
-        sets.push({ pmid, numval: 0, valfmt: 0, inst: new Int32Array(0), values: [] });
-        continue;
-      }
-      const again = built?.get(pmid);
-      if (again) {
-        sets.push(again);
+        sets[p] = { pmid, numval: 0, valfmt: 0, inst: new Int32Array(0), values: [] };
         continue;
       }
       const mc = this.controls.get(pmid) as MetricControl;
-      // Instance ids gather in a reused scratch array and are copied out once, exactly sized
-      // (Int32Array.from over a number[] went through the iterator protocol every fetch).
-      if (this.scratch.length < mc.size) this.scratch = new Int32Array(mc.size);
-      const scratch = this.scratch;
-      const values: AtomValue[] = [];
-      if (mc.numval > 0) {
-        for (let i = 0; i < mc.size; i++) {
-          if (!mc.inResult[i]) continue;
-          const v = interpolatedValue(mc, i, tReq, this.options.counterWrap);
-          if (v === undefined) continue;
-          scratch[values.length] = mc.inst[i];
-          values.push(v);
-        }
-      }
-      // libpcp reports numval as counted, even if a value was then left out (only possible
-      // with records stamped before the archive start); we report what is there.
-      const numval = mc.numval > 0 ? values.length : mc.numval;
-      // Values built from blocks come back as PM_VAL_DPTR; insitu ones keep the archive's.
-      const valfmt = values.length > 0 && mc.valfmt !== PM_VAL_INSITU ? PM_VAL_DPTR : Math.max(mc.valfmt, PM_VAL_INSITU);
-      const set: ValueSet = { pmid, numval, valfmt, inst: scratch.slice(0, values.length), values };
-      built?.set(pmid, set);
-      sets.push(set);
-      mc.lastNumval = mc.numval;
+      // A pmid named twice in one fetch gets the set built for its first mention.
+      const again = mc.builtStamp === stamp ? mc.builtSet : undefined;
+      sets[p] = again ?? this.valueSet(mc, tReq, stamp);
     }
     return { timestamp: origin, sets };
+  }
+
+  private valueSet(mc: MetricControl, tReq: number, stamp: number): ValueSet {
+    // Instance ids gather in a reused scratch array and are copied out once, exactly sized.
+    if (this.scratch.length < mc.size) this.scratch = new Int32Array(mc.size);
+    const scratch = this.scratch;
+    const values: AtomValue[] = [];
+    if (mc.numval > 0) {
+      for (let i = 0; i < mc.size; i++) {
+        if (!mc.inResult[i]) continue;
+        const v = interpolatedValue(mc, i, tReq, this.options.counterWrap);
+        if (v === undefined) continue;
+        scratch[values.length] = mc.inst[i];
+        values.push(v);
+      }
+    }
+    // libpcp reports numval as counted, even if a value was then left out (only possible
+    // with records stamped before the archive start); we report what is there.
+    const numval = mc.numval > 0 ? values.length : mc.numval;
+    // Values built from blocks come back as PM_VAL_DPTR; insitu ones keep the archive's.
+    const valfmt = values.length > 0 && mc.valfmt !== PM_VAL_INSITU ? PM_VAL_DPTR : Math.max(mc.valfmt, PM_VAL_INSITU);
+    const set: ValueSet = { pmid: mc.pmid as PmId, numval, valfmt, inst: scratch.slice(0, values.length), values };
+    mc.builtStamp = stamp;
+    mc.builtSet = set;
+    mc.lastNumval = mc.numval;
+    return set;
   }
 }

@@ -4,7 +4,7 @@
 // the record it came from), the "no records before/after" limits learnt by searching, and the
 // instance's lifetime from the indom metadata for large domains. Columnar typed arrays, one
 // slot per instance, so the scan loops allocate nothing.
-import type { Desc } from '../types';
+import type { Desc, ValueSet } from '../types';
 import { PM_IN_NULL, PM_INDOM_NULL } from '../types';
 import type { LogRecord } from './log-record';
 import { timestampSub } from './log-time';
@@ -29,6 +29,9 @@ export class MetricControl {
   lastNumval = -1;
   /** The fetch that last asked for this metric (detects a pmid named twice in one fetch). */
   fetchStamp = 0;
+  /** The fetch whose result last got a value set for this metric, and that set. */
+  builtStamp = 0;
+  builtSet: ValueSet | undefined = undefined;
   /** Instance ids in libpcp's hash-table order (the order values come out in). */
   readonly inst: Int32Array;
   private readonly slotOf: Map<number, number>;
@@ -42,6 +45,10 @@ export class MetricControl {
   readonly sNext: Uint8Array;
   readonly search: Uint8Array;
   readonly inResult: Uint8Array;
+  /** inResult and numval as the first pass of the last want list set them (the profile's
+   *  choice), restored when the next fetch asks for the same. */
+  readonly wanted: Uint8Array;
+  nWanted = 0;
   /** Where the bound values live: the record and the offset of the value word. */
   readonly recPrior: (LogRecord | null)[];
   readonly recNext: (LogRecord | null)[];
@@ -68,6 +75,7 @@ export class MetricControl {
     this.sNext = new Uint8Array(n).fill(S_UNDEFINED);
     this.search = new Uint8Array(n);
     this.inResult = new Uint8Array(n);
+    this.wanted = new Uint8Array(n);
     this.recPrior = new Array<LogRecord | null>(n).fill(null);
     this.recNext = new Array<LogRecord | null>(n).fill(null);
     this.offPrior = new Int32Array(n);

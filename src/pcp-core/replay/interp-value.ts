@@ -16,33 +16,23 @@ import {
   PM_TYPE_HIGHRES_EVENT,
   PM_TYPE_STRING,
   PM_TYPE_U32,
-  PM_TYPE_U64,
 } from '../types';
 import { doubleToInt32, doubleToInt64, doubleToUint32, doubleToUint64 } from '../c-numeric';
 import type { MetricControl } from './interp-state';
-import { PM_VAL_INSITU } from './log-record';
+import { PM_VAL_INSITU, type LogRecord } from './log-record';
 import { decodeValue } from './value-decode';
 
 const TWO_32 = 4294967296;
 
-/** Raw 32-bit word of a bound (insitu value word). */
-function word(mc: MetricControl, i: number, prior: boolean): number {
-  const rec = prior ? mc.recPrior[i] : mc.recNext[i];
-  const off = prior ? mc.offPrior[i] : mc.offNext[i];
-  return (rec as NonNullable<typeof rec>).view.getInt32(off);
-}
-
-/** A bound's value block payload view and offset. */
-function payload(mc: MetricControl, i: number, prior: boolean): [DataView, number] {
-  const rec = prior ? mc.recPrior[i] : mc.recNext[i];
-  const off = prior ? mc.offPrior[i] : mc.offNext[i];
-  return [(rec as NonNullable<typeof rec>).view, (off) + 4];
-}
-
 function decodeBound(mc: MetricControl, i: number, prior: boolean, type: number): AtomValue | undefined {
   const rec = prior ? mc.recPrior[i] : mc.recNext[i];
   if (!rec) return undefined;
-  return decodeValue(rec.view, (prior ? mc.offPrior[i] : mc.offNext[i]), mc.valfmt, type);
+  return decodeValue(rec.view, prior ? mc.offPrior[i] : mc.offNext[i], mc.valfmt, type);
+}
+
+/** The record view holding a bound (the caller knows both bounds are values). */
+function viewOf(rec: LogRecord | null): DataView {
+  return (rec as LogRecord).view;
 }
 
 /**
@@ -54,92 +44,49 @@ export function interpolatedValue(mc: MetricControl, i: number, tReq: number, co
   if (!desc) return undefined;
   const type = desc.type;
   const tPrior = mc.tPrior[i];
-  const tNext = mc.tNext[i];
-  const numeric = type === PM_TYPE_32 || type === PM_TYPE_U32 || type === PM_TYPE_64 || type === PM_TYPE_U64 || type === PM_TYPE_FLOAT || type === PM_TYPE_DOUBLE;
-  if (!numeric) {
+  if (type < PM_TYPE_32 || type > PM_TYPE_DOUBLE) {
+    // Strings, aggregates and events: the lower bound's value, whatever the time.
     if ((type === PM_TYPE_AGGREGATE || type === PM_TYPE_EVENT || type === PM_TYPE_HIGHRES_EVENT || type === PM_TYPE_STRING) && tPrior >= 0) {
       return decodeBound(mc, i, true, type);
     }
     return undefined;
   }
+  const tNext = mc.tNext[i];
   if (tPrior === tReq) return decodeBound(mc, i, true, type);
   if (tNext === tReq) return decodeBound(mc, i, false, type);
   if (desc.sem === PM_SEM_DISCRETE) return tPrior >= 0 ? decodeBound(mc, i, true, type) : undefined;
   if (tPrior < 0 || tNext < 0) return undefined;
   if (desc.sem === PM_SEM_INSTANT) return decodeBound(mc, i, true, type);
-  // Counter (or any other semantics): linear interpolation.
+  // Counter (or any other semantics): linear interpolation between the two bound values,
+  // read straight from their records (insitu: the value word; else the block's payload).
   const dt = tReq - tPrior;
   const span = tNext - tPrior;
+  const vp = viewOf(mc.recPrior[i]);
+  const vn = viewOf(mc.recNext[i]);
+  const insitu = mc.valfmt === PM_VAL_INSITU;
+  const op = insitu ? mc.offPrior[i] : mc.offPrior[i] + 4;
+  const on = insitu ? mc.offNext[i] : mc.offNext[i] + 4;
   switch (type) {
     case PM_TYPE_32:
-      return interp32(word(mc, i, true), word(mc, i, false), dt, span, counterWrap);
+      return interp32(vp.getInt32(op), vn.getInt32(on), dt, span, counterWrap);
     case PM_TYPE_U32:
-      if (mc.valfmt !== PM_VAL_INSITU) return undefined;
-      return interpU32(word(mc, i, true) >>> 0, word(mc, i, false) >>> 0, dt, span, counterWrap);
+      if (!insitu) return undefined;
+      return interpU32(vp.getUint32(op), vn.getUint32(on), dt, span, counterWrap);
     case PM_TYPE_FLOAT: {
-      let fp: number;
-      let fn: number;
-      if (mc.valfmt === PM_VAL_INSITU) {
-        fp = (mc.recPrior[i] as NonNullable<(typeof mc.recPrior)[0]>).view.getFloat32(mc.offPrior[i]);
-        fn = (mc.recNext[i] as NonNullable<(typeof mc.recNext)[0]>).view.getFloat32(mc.offNext[i]);
-      } else {
-        const [vp, op] = payload(mc, i, true);
-        const [vn, on] = payload(mc, i, false);
-        fp = vp.getFloat32(op);
-        fn = vn.getFloat32(on);
-      }
+      const fp = vp.getFloat32(op);
+      const fn = vn.getFloat32(on);
       // (float)(f_prior + dt * (float)(f_next - f_prior) / span)
       return Math.fround(fp + (dt * Math.fround(fn - fp)) / span);
     }
     case PM_TYPE_DOUBLE: {
-      const [vp, op] = payload(mc, i, true);
-      const [vn, on] = payload(mc, i, false);
       const dp = vp.getFloat64(op);
       const dn = vn.getFloat64(on);
       return dp + (dt * (dn - dp)) / span;
     }
-    case PM_TYPE_64: {
-      const [vp, op] = payload(mc, i, true);
-      const [vn, on] = payload(mc, i, false);
-      // Fast path: both values within ±2^53, where doubles hold them and their difference.
-      const fp = safeInt64(vp, op);
-      const fn = safeInt64(vn, on);
-      if (fp !== undefined && fn !== undefined && Math.abs(fn - fp) <= 9007199254740991) {
-        return doubleToInt64(0.5 + fp + (dt * (fn - fp)) / span);
-      }
-      const lp = vp.getBigInt64(op);
-      const ln = vn.getBigInt64(on);
-      // With or without PCP_COUNTER_WRAP the difference is next - prior modulo 2^64.
-      const d = BigInt.asIntN(64, ln - lp);
-      return doubleToInt64(0.5 + Number(lp) + (dt * Number(d)) / span);
-    }
-    case PM_TYPE_U64: {
-      const [vp, op] = payload(mc, i, true);
-      const [vn, on] = payload(mc, i, false);
-      // libpcp holds the two U64 values in signed 64-bit variables: compares and converts
-      // them as signed, while the difference is converted as unsigned.
-      const fp = safeInt64(vp, op);
-      const fn = safeInt64(vn, on);
-      if (fp !== undefined && fn !== undefined && fp >= 0 && fn >= 0) {
-        // Fast path: both below 2^53, so every conversion below is exact in doubles.
-        if (fn >= fp) return doubleToUint64(0.5 + fp + (dt * (fn - fp)) / span);
-        if (!counterWrap) return doubleToUint64(0.5 + fp - (dt * (fp - fn)) / span);
-      }
-      const sp = vp.getBigInt64(op);
-      const sn = vn.getBigInt64(on);
-      if (sn >= sp) {
-        const d = BigInt.asUintN(64, sn - sp);
-        return doubleToUint64(0.5 + Number(sp) + (dt * Number(d)) / span);
-      }
-      if (counterWrap) {
-        const d = BigInt.asUintN(64, sn - sp);
-        return doubleToUint64(0.5 + Number(sp) + (dt * Number(d)) / span);
-      }
-      const d = BigInt.asUintN(64, sp - sn);
-      return doubleToUint64(0.5 + Number(sp) - (dt * Number(d)) / span);
-    }
-    default:
-      return undefined;
+    case PM_TYPE_64:
+      return interp64(vp, op, vn, on, dt, span);
+    default: // PM_TYPE_U64, the last numeric type
+      return interpU64(vp, op, vn, on, dt, span, counterWrap);
   }
 }
 
@@ -148,6 +95,44 @@ function safeInt64(view: DataView, off: number): number | undefined {
   const hi = view.getInt32(off);
   if (hi >= 2097152 || hi < -2097152) return undefined;
   return hi * 4294967296 + view.getUint32(off + 4);
+}
+
+function interp64(vp: DataView, op: number, vn: DataView, on: number, dt: number, span: number): bigint {
+  // Fast path: both values within ±2^53, where doubles hold them and their difference.
+  const fp = safeInt64(vp, op);
+  const fn = safeInt64(vn, on);
+  if (fp !== undefined && fn !== undefined && Math.abs(fn - fp) <= 9007199254740991) {
+    return doubleToInt64(0.5 + fp + (dt * (fn - fp)) / span);
+  }
+  return interp64Wide(vp.getBigInt64(op), vn.getBigInt64(on), dt, span);
+}
+
+function interp64Wide(lp: bigint, ln: bigint, dt: number, span: number): bigint {
+  // With or without PCP_COUNTER_WRAP the difference is next - prior modulo 2^64.
+  const d = BigInt.asIntN(64, ln - lp);
+  return doubleToInt64(0.5 + Number(lp) + (dt * Number(d)) / span);
+}
+
+function interpU64(vp: DataView, op: number, vn: DataView, on: number, dt: number, span: number, wrap: boolean): bigint {
+  // libpcp holds the two U64 values in signed 64-bit variables: compares and converts
+  // them as signed, while the difference is converted as unsigned.
+  const fp = safeInt64(vp, op);
+  const fn = safeInt64(vn, on);
+  if (fp !== undefined && fn !== undefined && fp >= 0 && fn >= 0) {
+    // Fast path: both below 2^53, so every conversion below is exact in doubles.
+    if (fn >= fp) return doubleToUint64(0.5 + fp + (dt * (fn - fp)) / span);
+    if (!wrap) return doubleToUint64(0.5 + fp - (dt * (fp - fn)) / span);
+  }
+  return interpU64Wide(vp.getBigInt64(op), vn.getBigInt64(on), dt, span, wrap);
+}
+
+function interpU64Wide(sp: bigint, sn: bigint, dt: number, span: number, wrap: boolean): bigint {
+  if (sn >= sp || wrap) {
+    const d = BigInt.asUintN(64, sn - sp);
+    return doubleToUint64(0.5 + Number(sp) + (dt * Number(d)) / span);
+  }
+  const d = BigInt.asUintN(64, sp - sn);
+  return doubleToUint64(0.5 + Number(sp) - (dt * Number(d)) / span);
 }
 
 function interp32(vp: number, vn: number, dt: number, span: number, wrap: boolean): number {

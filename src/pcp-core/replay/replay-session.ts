@@ -7,7 +7,7 @@ import type { PmId, Result, Timestamp } from '../types';
 import type { ProfileChange } from '../types';
 import { InstanceProfile } from './instance-profile';
 import type { IgnoreMarks } from './interp-bounds';
-import { InterpEngine } from './interp-fetch';
+import { InterpEngine, isInterpFailure, type InterpOutcome } from './interp-fetch';
 import { LogCursor, MODE_BACK, MODE_FORW } from './log-cursor';
 import type { LogRecord } from './log-record';
 import { archiveEndOfSet } from './log-end';
@@ -25,6 +25,13 @@ export interface ReplayOptions {
   readonly counterWrap?: boolean;
   /** PCP_IGNORE_MARK_RECORDS: unset (default), empty, or an interval in seconds. */
   readonly ignoreMarks?: IgnoreMarks;
+}
+
+/** A rejected promise carrying what a synchronous step threw (as an async pmFetch would). */
+function rejection(e: unknown): Promise<never> {
+  return Promise.resolve().then(() => {
+    throw e;
+  });
 }
 
 export class ReplaySession {
@@ -88,16 +95,39 @@ export class ReplaySession {
   }
 
   /** pmFetch. Rejects with PmError (PM_ERR_EOL at either end). */
-  async fetch(pmids: readonly PmId[]): Promise<Result> {
+  fetch(pmids: readonly PmId[]): Promise<Result> {
+    try {
+      const out = this.fetchEager(pmids);
+      return out instanceof Promise ? out : Promise.resolve(out);
+    } catch (e) {
+      return rejection(e);
+    }
+  }
+
+  /**
+   * pmFetch, answered synchronously when no bytes must be waited for (nearly every INTERP
+   * fetch of a replay); else a promise. Throws or rejects with PmError.
+   */
+  fetchEager(pmids: readonly PmId[]): Result | Promise<Result> {
     // A corrupt record is named only by the read that met it, never by an earlier one.
     this.cursor.lastCorrupt = undefined;
-    if (this.mode === PM_MODE_INTERP) {
-      const when = this.originTs;
-      const out = await this.interp.fetch(pmids, when, this.direction, this.profile);
-      if ('result' in out || out.advanced) this.originTs = addTimestamp(when, this.deltaSec, this.deltaNsec);
-      if ('error' in out) throw this.failure(out.error);
-      return out.result;
-    }
+    if (this.mode !== PM_MODE_INTERP) return this.fetchSerial(pmids);
+    const when = this.originTs;
+    const out = this.interp.fetch(pmids, when, this.direction, this.profile);
+    if (out instanceof Promise) return out.then((o) => this.interpDone(when, o));
+    return this.interpDone(when, out);
+  }
+
+  /** After an interpolated fetch at `when`: the origin moves on (unless libpcp's early return
+   *  keeps it); the result, or the failure thrown as a PmError. */
+  private interpDone(when: Timestamp, out: InterpOutcome): Result {
+    const failed = isInterpFailure(out);
+    if (!failed || out.advanced) this.originTs = addTimestamp(when, this.deltaSec, this.deltaNsec);
+    if (failed) throw this.failure(out.error);
+    return out;
+  }
+
+  private async fetchSerial(pmids: readonly PmId[]): Promise<Result> {
     const dir = this.mode === PM_MODE_BACK ? MODE_BACK : MODE_FORW;
     const out = await serialRead(this.cursor, dir, this.originTs, pmids);
     if ('error' in out) throw this.failure(out.error);
