@@ -111,6 +111,11 @@ export class PlotSurface implements FrameClient {
     surfaces.set(root, this);
   }
 
+  /** A live chart's redraws share their frame with the other live charts' (frame-loop.ts). */
+  get together(): boolean {
+    return this.content?.live === true;
+  }
+
   /** New data, style, scale, zone or colours: redrawn in a coming frame. */
   setContent(c: SurfaceContent): void {
     this.content = c;
@@ -233,6 +238,8 @@ export class PlotSurface implements FrameClient {
     // What the canvas now shows, for tests and tools (the spec may be ahead of the drawing).
     this.root.dataset.drawnStyle = c.style;
     this.root.dataset.drawnSeries = String(c.data.series.filter((s) => !s.hidden).length);
+    // The newest sample drawn: an off-screen chart keeps an older one until it shows again.
+    this.root.dataset.drawnEnd = String(c.dataT1Ms);
     this.shiftPx = NaN;
     this.slide((w0 - r0) * (widthPx / (r1 - r0)));
     this.drawAxis(y, c);
