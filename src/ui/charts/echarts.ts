@@ -8,7 +8,7 @@ import { BarChart, LineChart, type BarSeriesOption, type LineSeriesOption } from
 import { GridComponent, type GridComponentOption } from 'echarts/components';
 import { init, use as registerParts, type ComposeOption, type ECharts } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
-import { dataUpdate, optionShape } from './chart-option';
+import { dataUpdate, optionShape } from './option-update';
 
 registerParts([LineChart, BarChart, GridComponent, CanvasRenderer]);
 
