@@ -6,6 +6,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { startLiveWatches } from './charts/live-watches';
 import { restoreDerivedConfigs } from './sources/derived-configs';
 import { readPageParams } from './state/page-params';
 import { openFromPage, restoreFromAddress, startUrlSync } from './state/url-sync';
@@ -18,6 +19,9 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
+
+// Live streams for every chart of every tab, shown or not.
+startLiveWatches();
 
 // Derived metrics the user loaded on earlier visits come first, so charts find them. Then a
 // dashboard in the address (`#dash=…`, issue 8) takes precedence over the parameters.

@@ -113,3 +113,4 @@ export function buildOption(input: OptionInput): ChartOption {
     series: shown.map((s) => seriesOption(s, input, c.stackOutline)),
   };
 }
+

@@ -4,7 +4,7 @@
 // (use-chart-series.ts). Content changes redraw the strip through the frame loop; moving the
 // window only slides it, which keeps frame times low with many charts while playing.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { dash, setHover, useDash, useDashShallow } from '../store';
+import { dash, setHover, useDash } from '../store';
 import type { ChartSpec } from '../state/model';
 import type { DisplayZone } from '../time/zone';
 import { describeError } from '../engine-client';
@@ -48,8 +48,7 @@ function blocksRange(blocks: ReadonlyMap<string, SeriesBlock>): { t0Ms: number; 
 
 export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
   const sources = useDash((s) => s.sources);
-  const live = useDashShallow((s) => ({ intervalMs: s.liveIntervalMs, historyMs: s.liveHistoryMs, paused: s.livePaused }));
-  const { blocks, errors, loading } = useChartSeries(chart, sources, fetchWin, live);
+  const { blocks, errors, loading } = useChartSeries(chart, sources, fetchWin);
   const hosts = useMemo(() => new Map(sources.map((s) => [s.id, s.summary?.hostname ?? ''])), [sources]);
   const facts = useMemo(() => sourceFacts(chart, sources), [chart, sources]);
   const full = useMemo(() => chartData(chart, blocks, hosts, facts), [chart, blocks, hosts, facts]);

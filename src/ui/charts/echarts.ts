@@ -8,6 +8,7 @@ import { BarChart, LineChart, type BarSeriesOption, type LineSeriesOption } from
 import { GridComponent, type GridComponentOption } from 'echarts/components';
 import { init, use as registerParts, type ComposeOption, type ECharts } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
+import { dataUpdate, optionShape } from './option-update';
 
 registerParts([LineChart, BarChart, GridComponent, CanvasRenderer]);
 
@@ -18,6 +19,8 @@ export class StripCanvas {
   private readonly chart: ECharts;
   private width = 0;
   private height = 0;
+  /** The shape (optionShape) of the option last drawn. */
+  private shape = '';
 
   constructor(el: HTMLElement) {
     this.chart = init(el, undefined, { renderer: 'canvas' });
@@ -39,6 +42,13 @@ export class StripCanvas {
       this.height = height;
       this.chart.resize({ width, height, silent: true });
     }
+    const shape = optionShape(option);
+    if (shape === this.shape) {
+      // Only data and ranges changed (a live tick): hand over just those.
+      this.chart.setOption(dataUpdate(option), { notMerge: false, lazyUpdate: false, silent: true });
+      return;
+    }
+    this.shape = shape;
     this.chart.setOption(option, { notMerge: false, replaceMerge: ['series'], lazyUpdate: false, silent: true });
   }
 

@@ -62,6 +62,18 @@ describe('frame loop', () => {
     expect(frames).toHaveLength(0);
   });
 
+  it('redraws live charts in the frame they are due, past the budget, and the rest later', () => {
+    const live = [client(true, 20), client(true, 20), client(true, 20)].map((c) => Object.assign(c, { together: true }));
+    const playing = [client(true, 20), client(true, 20)];
+    for (const c of [playing[0], ...live, playing[1]]) if (c) requestRedraw(c);
+    runFrame();
+    expect(live.map((c) => c.redraws)).toEqual([1, 1, 1]);
+    expect(playing.map((c) => c.redraws)).toEqual([1, 0]);
+    runFrame();
+    expect(playing.map((c) => c.redraws)).toEqual([1, 1]);
+    expect(frames).toHaveLength(0);
+  });
+
   it('keeps an off-screen chart waiting until it is woken on screen', () => {
     const c = client(false);
     requestRedraw(c);

@@ -71,6 +71,9 @@ function div(cls: string, parent: HTMLElement): HTMLDivElement {
   return d;
 }
 
+/** The inline style a line was last given, so an unchanged one is not written again. */
+const lineStyles = new WeakMap<Element, string>();
+
 export class PlotSurface implements FrameClient {
   onScreen = true;
   private readonly grid: HTMLDivElement;
@@ -109,6 +112,11 @@ export class PlotSurface implements FrameClient {
     });
     this.observer.observe(root);
     surfaces.set(root, this);
+  }
+
+  /** A live chart's redraws share their frame with the other live charts' (frame-loop.ts). */
+  get together(): boolean {
+    return this.content?.live === true;
   }
 
   /** New data, style, scale, zone or colours: redrawn in a coming frame. */
@@ -217,22 +225,25 @@ export class PlotSurface implements FrameClient {
     this.canvas.render(buildOption({ data: c.data, style: c.style, y, y2, zone: c.zone, r0Ms, r1Ms, colors: c.colors }), widthPx, this.heightPx);
     this.strip.style.width = `${widthPx}px`;
     // The same ticks as the tab's time axis (same span, same plot width), across the strip.
+    // The lines of the last drawing are moved rather than made anew: a live chart redraws
+    // every sample, and fresh elements would each be styled and laid out again.
     const a = this.plotArea();
-    this.vlines.replaceChildren(
-      ...shiftedTicks(r0Ms, r1Ms, c.zone, tickStepMs(span, plotWidth)).map((t) => {
-        const l = document.createElement('div');
-        l.className = 'grid-line';
-        l.style.left = `${Math.round((t - r0) * (widthPx / (r1 - r0)))}px`;
-        l.style.top = `${a.top}px`;
-        l.style.height = `${a.height}px`;
-        l.style.background = c.colors.splitLine;
-        return l;
-      }),
-    );
+    const ticks = shiftedTicks(r0Ms, r1Ms, c.zone, tickStepMs(span, plotWidth));
+    while (this.vlines.childElementCount > ticks.length) this.vlines.lastElementChild?.remove();
+    while (this.vlines.childElementCount < ticks.length) div('grid-line', this.vlines);
+    ticks.forEach((t, i) => {
+      const l = this.vlines.children[i] as HTMLElement;
+      const css = `left:${Math.round((t - r0) * (widthPx / (r1 - r0)))}px;top:${a.top}px;height:${a.height}px;background:${c.colors.splitLine}`;
+      if (lineStyles.get(l) === css) return;
+      lineStyles.set(l, css);
+      l.style.cssText = css;
+    });
     this.drawn = { content: c, r0, r1, widthPx, pxPerMs, heightPx: this.heightPx };
     // What the canvas now shows, for tests and tools (the spec may be ahead of the drawing).
     this.root.dataset.drawnStyle = c.style;
     this.root.dataset.drawnSeries = String(c.data.series.filter((s) => !s.hidden).length);
+    // The newest sample drawn: an off-screen chart keeps an older one until it shows again.
+    this.root.dataset.drawnEnd = String(c.dataT1Ms);
     this.shiftPx = NaN;
     this.slide((w0 - r0) * (widthPx / (r1 - r0)));
     this.drawAxis(y, c);

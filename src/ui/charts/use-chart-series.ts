@@ -1,6 +1,7 @@
 // The hook that connects one chart to the series cache: it tells the cache which window the
 // chart needs from each of its sources whenever the chart, the sources or the time change,
-// and re-renders only when the cache's version for this chart moves.
+// and re-renders only when the cache's version for this chart moves. Live streams are not
+// started here but for every chart of every tab (live-watches.ts); this reads their rows.
 import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
 import type { PlotRequest, SeriesBlock } from '../../workers/engine-types';
 import { liveHub } from '../series/live-hub';
@@ -41,13 +42,6 @@ export function plotsBySource(chart: ChartSpec): Map<string, PlotRequest[]> {
   return out;
 }
 
-/** Live streaming settings of the time bar. */
-export interface LiveSettings {
-  readonly intervalMs: number;
-  readonly historyMs: number;
-  readonly paused: boolean;
-}
-
 /** True when any plot of the chart comes from a live source. */
 export function isLiveChart(chart: ChartSpec, sources: readonly SourceEntry[]): boolean {
   return chart.plots.some((p) => sources.find((s) => s.id === p.sourceId)?.origin.kind === 'live');
@@ -82,7 +76,7 @@ export function archiveWishes(rate: boolean, groups: ReadonlyMap<string, readonl
   return out;
 }
 
-export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[], win: ChartWindow, live: LiveSettings): ChartSeriesState {
+export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[], win: ChartWindow): ChartSeriesState {
   const groups = useMemo(() => plotsBySource(chart), [chart]);
 
   // A layout effect: every chart of a grid asks before any is drawn (passive effects), and the
@@ -92,21 +86,10 @@ export function useChartSeries(chart: ChartSpec, sources: readonly SourceEntry[]
     for (const { sourceId, wish } of archiveWishes(chart.rate, groups, sources, at)) seriesCache.want(chart.id, sourceId, wish);
   }, [chart.id, chart.rate, groups, sources, win.t0Ms, win.t1Ms, win.intervalMs, win.anchorMs]);
 
-  useEffect(() => {
-    if (live.paused) return;
-    const stops: (() => void)[] = [];
-    for (const [sourceId, plots] of groups) {
-      const src = sources.find((s) => s.id === sourceId);
-      if (!src || src.status !== 'ready' || src.handle === undefined || src.summary?.kind !== 'live') continue;
-      stops.push(liveHub.watch(chart.id, sourceId, src.handle, plots, chart.rate, live.intervalMs, live.historyMs));
-    }
-    return () => stops.forEach((stop) => stop());
-  }, [chart.id, chart.rate, groups, sources, live.paused, live.intervalMs, live.historyMs]);
-
   useEffect(
     () => () => {
+      // Live rows stay (live-watches.ts): the chart may be in a tab shown again later.
       seriesCache.drop(chart.id);
-      liveHub.drop(chart.id);
     },
     [chart.id],
   );
