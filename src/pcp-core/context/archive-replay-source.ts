@@ -1,7 +1,9 @@
 // Adapter from the archive reader (src/pcp-core/archive: ArchiveSet, merged metadata) to the
 // replay engine's input (replay/replay-source.ts). Data volumes are opened (labels checked)
-// once here, so replay can ask for any volume synchronously; their bytes are still read
-// lazily, block by block, as records are needed — or ahead, when a stepped replay says where
+// when replay first asks for them — the lowest one, opened with the archive, at once: opening
+// every volume here checked every label, and for an xz volume that meant decompressing it,
+// before `metrics -d` could print a descriptor. Their bytes are read lazily, block by block,
+// as records are needed — or ahead, when a stepped replay says where
 // its next samples are (prefetch): a re-seek per sample otherwise waits on one read at a time.
 import type { ArchiveSet } from '../archive';
 import type { ByteSource } from '../io/byte-source';
@@ -85,16 +87,25 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
   const archives: ReplayArchive[] = [];
   const reads: Map<number, VolumeReads>[] = [];
   for (const a of set.archives) {
-    const volumes = new Map<number, ReplayVolume>();
+    // A volume answered once is kept: undefined (missing, bad label) is an answer too.
+    const volumes = new Map<number, ReplayVolume | undefined | Promise<ReplayVolume | undefined>>();
     const mine = new Map<number, VolumeReads>();
-    for (let v = a.minVol; v <= a.maxVol; v++) {
-      const source = await a.volume(v);
-      if (source) {
-        const r = new VolumeReads(source);
-        mine.set(v, r);
-        volumes.set(v, { file: a.files.volumes.get(v), size: source.size, read: (offset, length) => r.bytes(offset, length), readAhead: async () => source.readAhead?.(0, source.size) });
-      }
-    }
+    const replayVolume = (v: number, source: ByteSource): ReplayVolume => {
+      const r = new VolumeReads(source);
+      mine.set(v, r);
+      return { file: a.files.volumes.get(v), size: source.size, read: (offset, length) => r.bytes(offset, length), readAhead: async () => source.readAhead?.(0, source.size) };
+    };
+    const volume = (v: number): ReplayVolume | undefined | Promise<ReplayVolume | undefined> => {
+      if (volumes.has(v)) return volumes.get(v);
+      const opening = a.volume(v).then((source) => {
+        const rv = source ? replayVolume(v, source) : undefined;
+        volumes.set(v, rv);
+        return rv;
+      });
+      volumes.set(v, opening);
+      return opening;
+    };
+    await volume(a.minVol);
     reads.push(mine);
     archives.push({
       name: a.name,
@@ -103,7 +114,7 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
       start: a.start,
       minVol: a.minVol,
       maxVol: a.maxVol,
-      volume: (vol) => volumes.get(vol),
+      volume,
       index: a.index,
     });
   }
