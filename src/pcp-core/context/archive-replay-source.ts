@@ -6,6 +6,7 @@
 // as records are needed — or ahead, when a stepped replay says where
 // its next samples are (prefetch): a re-seek per sample otherwise waits on one read at a time.
 import type { ArchiveSet } from '../archive';
+import type { ArchiveFiles } from '../io/archive-files';
 import type { ByteSource } from '../io/byte-source';
 import { firstNotBefore } from '../replay/log-seek';
 import type { InDomObservation, ReplayArchive, ReplayMetadata, ReplaySet, ReplayVolume } from '../replay/replay-source';
@@ -81,13 +82,20 @@ export interface ArchiveReplay {
   readonly replay: ReplaySet;
   /** Hint: a re-seek to `at` will follow; its neighbourhood is read ahead. */
   readonly prefetch: (at: Timestamp) => void;
+  /**
+   * Follows the latest archive as it grows (ArchiveSet.follow with its files listed again):
+   * the volumes opened afresh are opened here, so replay finds them at once; the cursor must
+   * then forget its own view of them (LogCursor.forgetVolumes). Returns what changed.
+   */
+  readonly follow: (files: ArchiveFiles) => Promise<{ readonly archive: number; readonly fromVol: number }>;
 }
 
 export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
   const archives: ReplayArchive[] = [];
   const reads: Map<number, VolumeReads>[] = [];
+  /** Per archive: its answers for volumes (undefined too: missing, bad label), kept. */
+  const answers: Map<number, ReplayVolume | undefined | Promise<ReplayVolume | undefined>>[] = [];
   for (const a of set.archives) {
-    // A volume answered once is kept: undefined (missing, bad label) is an answer too.
     const volumes = new Map<number, ReplayVolume | undefined | Promise<ReplayVolume | undefined>>();
     const mine = new Map<number, VolumeReads>();
     const replayVolume = (v: number, source: ByteSource): ReplayVolume => {
@@ -106,16 +114,24 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
       return opening;
     };
     await volume(a.minVol);
+    answers.push(volumes);
     reads.push(mine);
+    // Getters: a followed archive's volumes and index change (follow below).
     archives.push({
       name: a.name,
       version: a.format.version,
       labelSize: a.format.labelSize,
       start: a.start,
-      minVol: a.minVol,
-      maxVol: a.maxVol,
+      get minVol() {
+        return a.minVol;
+      },
+      get maxVol() {
+        return a.maxVol;
+      },
       volume,
-      index: a.index,
+      get index() {
+        return a.index;
+      },
     });
   }
   const md = set.metadata;
@@ -151,7 +167,18 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     if (e < 0 || e >= ix.length) return;
     reads[i]?.get(ix.vol[e])?.prefetch(ix.offData[e] - BEFORE_ENTRY, BEFORE_ENTRY + AFTER_ENTRY);
   };
-  return { replay: { archives, meta }, prefetch };
+  const follow = async (files: ArchiveFiles): Promise<{ archive: number; fromVol: number }> => {
+    const { archive, fromVol, replaced } = await set.follow(files);
+    const a = set.archives[archive];
+    const volumes = answers[archive];
+    for (const v of [...volumes.keys()]) if (v >= fromVol) volumes.delete(v);
+    for (const v of [...(reads[archive]?.keys() ?? [])]) if (v >= fromVol) reads[archive]?.delete(v);
+    for (const v of a.volumeNumbers) if (v >= fromVol) await archives[archive]?.volume(v);
+    newestFirst.clear();
+    await Promise.all(replaced.map((s) => s.close()));
+    return { archive, fromVol };
+  };
+  return { replay: { archives, meta }, prefetch, follow };
 }
 
 function compare(a: Timestamp | undefined, b: Timestamp): number {

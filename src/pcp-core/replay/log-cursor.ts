@@ -141,6 +141,18 @@ export class LogCursor {
     return v;
   }
 
+  /**
+   * After a followed archive grew (context/archive-replay-source.ts follow): volumes from
+   * `fromVol` on of archive `arch` are read afresh (their sizes changed, or they are new), and
+   * its end is found again. Decoded records stay: bytes once written do not change.
+   */
+  forgetVolumes(arch: number, fromVol: number): void {
+    for (const key of [...this.volumes.keys()]) {
+      if (Math.floor(key / 1048576) === arch && key % 1048576 >= fromVol) this.volumes.delete(key);
+    }
+    if (arch === this.cur) this.physEnd = -1;
+  }
+
   /** __pmLogChangeVol to a volume opened before (see volumeBytes): a no-op (no seek) when
    *  already there. */
   changeVol(vol: number, readAhead = true): boolean {
