@@ -47,6 +47,25 @@ describe('values --follow', () => {
     expect(ours.slice(atOpen).filter((r) => r[1] !== '?').length).toBeGreaterThanOrEqual(9);
   });
 
+  it('stops at a -T that lay beyond the end when it opened, as pmval -T reads it afterwards', { timeout: 90_000 }, async () => {
+    logger = await startPmlogger({ samplesPerVolume: 4, minSamples: 2 });
+    const atOpen = await logger.samplesNow();
+    const finish = `+${atOpen + 5}`;
+    let out = '';
+    let err = '';
+    const status = await main(['values', '-a', logger.archive, '--follow', '-t', '1', '-T', finish, 'mem.util.free'], {
+      stdout: (t) => void (out += t),
+      stderr: (t) => void (err += t),
+    });
+    expect(status, err).toBe(0);
+    await logger.stop();
+    const pmval = await runTool('pmval', ['-a', logger.archive, '-t', '1', '-T', finish, 'mem.util.free']);
+    expect(pmval.status, pmval.stderr).toBe(0);
+    const theirs = rows(pmval.stdout);
+    expect(theirs.length).toBeGreaterThan(atOpen + 4);
+    expect(rows(out)).toEqual(theirs);
+  });
+
   it('refuses --follow without an archive', async () => {
     let err = '';
     const status = await main(['values', '-h', 'localhost', '--follow', '-s', '1', 'hinv.ncpu'], { stdout: () => undefined, stderr: (t) => void (err += t) });

@@ -99,6 +99,9 @@ async function openSource(archives: readonly string[], hostOpt: string | undefin
   return { ctx, archive: ctx, fs, name };
 }
 
+/** How far past now a followed archive's -T may lie (a -T beyond is the horizon). */
+const FOLLOW_HORIZON_SEC = 366 * 24 * 3600;
+
 /** How often a followed archive is looked at again while a sample's time has not come. */
 function followPollMs(deltaNs: bigint): number {
   return Math.min(1000, Math.max(100, Number(deltaNs / 1_000_000n)));
@@ -252,7 +255,10 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
             known = await archive.follow(fs);
           }
         };
-        plan = { ...plan, samples: samplesOpt, finish: optString(args, 'finish') === undefined ? undefined : finish, follow: wait };
+        // -T names a time pmlogger has yet to reach: not clamped to the end at opening.
+        const ahead = { sec: Math.max(end.sec, Math.floor(Date.now() / 1000)) + FOLLOW_HORIZON_SEC, nsec: 0 };
+        const followFinish = optString(args, 'finish') === undefined ? undefined : parseValuesWindow(window, start, ahead, zone()).finish;
+        plan = { ...plan, samples: samplesOpt, finish: followFinish, follow: wait };
       }
     }
 
