@@ -1,5 +1,6 @@
-// A plain static server for archives on 127.0.0.1, another origin than the app's, that
-// records what it was asked: for specs opening archives by URL (Range requests, CORS).
+// A plain static HTTP server for archives in a directory, on 127.0.0.1 (another origin than
+// the app's), for specs that open archives by URL: Range requests as a web server answers
+// them, each file's size taken at the request (a file pmlogger is writing grows between them).
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

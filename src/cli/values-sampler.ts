@@ -8,7 +8,7 @@
 import { PM_MODE_INTERP, type Context } from '../pcp-core/context/context';
 import { PM_ERR_EOL, isPmError } from '../pcp-core/errors';
 import { pmvalDelta, pmvalRate, pmvalTimeScale } from '../pcp-core/rate';
-import { timestampToReal } from '../pcp-core/time/timestamp';
+import { timestampFromNs, timestampToNs, timestampToReal } from '../pcp-core/time/timestamp';
 import type { AtomValue, Desc, PmId, Result, Timestamp, ValueSet } from '../pcp-core/types';
 import { PM_SEM_COUNTER, isNumericType, sameEpoch } from '../pcp-core/types';
 import { toDouble } from '../pcp-core/values';
@@ -42,6 +42,12 @@ export interface SamplingPlan {
   readonly finish?: Timestamp;
   /** Replay an archive in INTERP mode (else sample live, a fetch every Δ). */
   readonly archive: boolean;
+  /**
+   * A followed archive (--follow): waits until the archive's end has reached the sample's
+   * time (the archive read again as pmlogger grows it), so each sample is taken as a live
+   * one would be, once its time has come. Samples then go out one by one.
+   */
+  readonly follow?: (t: Timestamp) => Promise<void>;
   readonly counterWrap: boolean;
 }
 
@@ -64,7 +70,7 @@ const YIELD_EVERY = 64;
 export async function* sampleBatches(ctx: Context, metrics: readonly SampledMetric[], pmids: readonly PmId[], plan: SamplingPlan): AsyncGenerator<Sample[]> {
   if (plan.archive) ctx.setMode(PM_MODE_INTERP, plan.origin, plan.deltaNs);
   const scales = metrics.map((m) => pmvalTimeScale(m.desc));
-  const limit = plan.archive ? ARCHIVE_BATCH : 1;
+  const limit = plan.archive && !plan.follow ? ARCHIVE_BATCH : 1;
   let prev: Result | undefined;
   const finish = plan.finish ? timestampToReal(plan.finish) : Infinity;
   let batch: Sample[] = [];
@@ -73,6 +79,7 @@ export async function* sampleBatches(ctx: Context, metrics: readonly SampledMetr
     // Fetches from decoded archive bytes never wait for I/O; now and then let the event loop
     // take the completions of volumes decompressed ahead in another process.
     if (plan.archive && k % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
+    if (plan.follow) await plan.follow(timestampFromNs(timestampToNs(plan.origin) + plan.deltaNs * BigInt(k)));
     let result: Result;
     try {
       // An archive replay has nearly every sample at hand: no promise to wait for then.

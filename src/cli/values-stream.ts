@@ -64,6 +64,10 @@ export class TableStream {
       grew = true;
     }
     if (grew) {
+      // A metric's empty column gives way to its first real one (a rate's first sample of a
+      // followed archive has no value): one column per instance, as pmval heads them.
+      const placed = (j: number): boolean => this.columns.some((c) => c.metric === j && !Number.isNaN(c.inst));
+      this.columns = this.columns.filter((c) => !Number.isNaN(c.inst) || !placed(c.metric));
       this.columns.sort((a, b) => a.metric - b.metric);
       const head1 = this.columns.map((c) => this.metrics[c.metric].name);
       const head2 = this.columns.map((c) => this.instHeading(c.metric, c.inst));

@@ -11,6 +11,7 @@
 //   - derived metrics: `-c CONFIG` files applied in applyDerivedConfig().
 // The rest of the command works on any Context.
 import { DirFileSet } from '../node/dir-file-set';
+import type { FileSet } from '../pcp-core/io/file-set';
 import { openArchiveContext, type ArchiveContext } from '../pcp-core/context/archive-context';
 import type { Context } from '../pcp-core/context/context';
 import { PM_ERR_INDOM_LOG, PM_ERR_INST_LOG, PmError, isPmError, pmErrStr } from '../pcp-core/errors';
@@ -48,6 +49,7 @@ export const valuesOptions: OptionSpec[] = [
   { short: 'X', long: 'timestamp', repeat: true, help: 'times with date and microseconds; -XX nanoseconds (pmval -X)' },
   { short: 'c', long: 'derived', value: true, repeat: true, arg: 'CONFIG', help: 'load derived metric definitions from CONFIG' },
   { short: 'o', long: 'output', value: true, arg: 'FORMAT', help: 'csv: pmrep\'s CSV (pmrep -o csv): counters as rates per second of their own units, three decimals' },
+  { long: 'follow', help: "follow an archive pmlogger is still writing: samples are taken as its end grows, like a live source's, until -s N or -T (or interrupted)" },
   { long: 'json', help: 'one JSON object per line: a header, then one line per sample; an infinity or NaN is the string "Infinity", "-Infinity" or "NaN", no value is null' },
 ];
 
@@ -59,6 +61,8 @@ function applyDerivedConfig(ctx: Context, configs: readonly string[], io: Comman
 interface OpenedSource {
   readonly ctx: Context;
   readonly archive?: ArchiveContext;
+  /** Where the archive's files are (listed again to follow it). */
+  readonly fs?: FileSet;
   readonly name: string;
 }
 
@@ -87,11 +91,20 @@ async function openSource(archives: readonly string[], hostOpt: string | undefin
     return { ctx: await openLiveContext(host, {}, process.env, (t) => io.stderr(`pmdash values: Warning: ${t}\n`)), name: host };
   }
   const name = archives.join(',');
-  const ctx = await openArchiveContext(new DirFileSet(), name, {
+  const fs = new DirFileSet();
+  const ctx = await openArchiveContext(fs, name, {
     counterWrap: process.env.PCP_COUNTER_WRAP !== undefined,
     ignoreMarks: ignoreMarksFromEnv(io),
   });
-  return { ctx, archive: ctx, name };
+  return { ctx, archive: ctx, fs, name };
+}
+
+/** How far past now a followed archive's -T may lie (a -T beyond is the horizon). */
+const FOLLOW_HORIZON_SEC = 366 * 24 * 3600;
+
+/** How often a followed archive is looked at again while a sample's time has not come. */
+function followPollMs(deltaNs: bigint): number {
+  return Math.min(1000, Math.max(100, Number(deltaNs / 1_000_000n)));
 }
 
 /** pmLookupInDom's match: the full name, else the name up to its first space. */
@@ -148,6 +161,8 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   const width = optInteger(args, 'width', '-w', 1);
   const fullTimes = optCount(args, 'timestamp');
   const nointerp = optList(args, 'nointerp');
+  const follow = optFlag(args, 'follow');
+  if (follow && (nointerp.length > 0 || optList(args, 'archive').length === 0)) throw new UsageError('--follow follows an archive given with -a');
 
   const src = await openSource([...optList(args, 'archive'), ...nointerp], optString(args, 'host'), io);
   try {
@@ -228,6 +243,23 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
       }
       const pmvalOrigin: Timestamp = { sec: origin.sec, nsec: Math.floor(origin.nsec / 1000) * 1000 };
       plan = { origin: pmvalOrigin, deltaNs: pmvalDeltaNs(intervalNs), samples, finish, archive: true, counterWrap: process.env.PCP_COUNTER_WRAP !== undefined };
+      if (follow) {
+        // Followed: the end is where pmlogger has got to, not a limit; -s or -T stop the run.
+        const archive = src.archive;
+        const fs = src.fs as FileSet;
+        let known = end;
+        const pollMs = followPollMs(plan.deltaNs);
+        const wait = async (t: Timestamp): Promise<void> => {
+          while (timestampToReal(known) < timestampToReal(t)) {
+            await new Promise((r) => setTimeout(r, pollMs));
+            known = await archive.follow(fs);
+          }
+        };
+        // -T names a time pmlogger has yet to reach: not clamped to the end at opening.
+        const ahead = { sec: Math.max(end.sec, Math.floor(Date.now() / 1000)) + FOLLOW_HORIZON_SEC, nsec: 0 };
+        const followFinish = optString(args, 'finish') === undefined ? undefined : parseValuesWindow(window, start, ahead, zone()).finish;
+        plan = { ...plan, samples: samplesOpt, finish: followFinish, follow: wait };
+      }
     }
 
     if (json) io.stdout(jsonHeader(metrics) + '\n');
@@ -251,9 +283,10 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     // The table is built as samples come (its cells as text), not from retained samples.
     const formatTime = (t: Timestamp): string => (timeText ??= zoneFormatter(zone(), fullTimes))(t);
     const tableInfo = (): TableInfo => ({ source: src.name, host: src.ctx.source.hostname, timeLabel: zone().tz, intervalSec: nointerp.length > 0 ? undefined : Number(plan.deltaNs) / 1e9, raw });
-    const table = json || csvWriter || !plan.archive ? undefined : new TableBuilder(metrics, formatTime, { fixed, width });
-    // Live: each row is printed as it is taken (pmval does), so a lost pmcd loses nothing shown.
-    const stream = json || csvWriter || plan.archive ? undefined : new TableStream(metrics, tableInfo(), formatTime, { fixed, width });
+    const live = !plan.archive || plan.follow !== undefined;
+    const table = json || csvWriter || live ? undefined : new TableBuilder(metrics, formatTime, { fixed, width });
+    // Live (or followed): each row is printed as it is taken (pmval does), so a lost pmcd loses nothing shown.
+    const stream = json || csvWriter || !live ? undefined : new TableStream(metrics, tableInfo(), formatTime, { fixed, width });
     // JSON lines are written in batches: one write per line costs more than the replay.
     let batch = '';
     const flush = async (): Promise<void> => {
@@ -268,7 +301,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
           if (json || csvWriter) {
             batch += csvWriter ? csvWriter.line(s) : jsonSample(s) + '\n';
             // Live sources print each sample as it comes; archives in 64 KB batches.
-            if (!plan.archive || batch.length >= 65536) await flush();
+            if (live || batch.length >= 65536) await flush();
           } else if (stream) {
             io.stdout(stream.add(s));
             if (io.drain) await io.drain();
@@ -298,7 +331,7 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
 export const valuesCommand: Command = {
   name: 'values',
   summary: 'metric values over time from archives or a live pmcd, as pmval/pmrep report them (rates for counters)',
-  usage: '[-a ARCHIVE | -U ARCHIVE | -h HOST] [-t INTERVAL] [-S START] [-T FINISH] [-A ALIGN] [-O ORIGIN] [-s SAMPLES] [-r] [-i INSTANCES] [-z | -Z TZ] [-f N] [-w N] [-X] [-c CONFIG] [--json | -o csv] METRIC...',
+  usage: '[-a ARCHIVE [--follow] | -U ARCHIVE | -h HOST] [-t INTERVAL] [-S START] [-T FINISH] [-A ALIGN] [-O ORIGIN] [-s SAMPLES] [-r] [-i INSTANCES] [-z | -Z TZ] [-f N] [-w N] [-X] [-c CONFIG] [--json | -o csv] METRIC...',
   options: valuesOptions,
   async run(argv, io) {
     try {

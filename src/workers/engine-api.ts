@@ -37,6 +37,8 @@ interface Entry {
   readonly expressions: Map<string, Promise<{ readonly name: string } | { readonly error: EngineError }>>;
   /** Replay state lives in the context, so calls on one source run one at a time. */
   queue: Promise<unknown>;
+  /** The archive end in epoch ms, as last read (a followed archive's grows). */
+  endMs: number;
 }
 
 export type SourceOpener = (spec: SourceSpec, progress: ProgressFn, options: EngineOptions) => Promise<OpenedSource>;
@@ -96,7 +98,7 @@ export class EngineApi {
     return boundary(describeSpec(spec), async () => {
       const opened = await this.opener(spec, progress ?? (() => undefined), this.options);
       const handle = this.nextHandle++;
-      this.sources.set(handle, { opened, ctx: new DerivedContext(opened.ctx, { registry: this.registry }), expressions: new Map(), queue: Promise.resolve() });
+      this.sources.set(handle, { opened, ctx: new DerivedContext(opened.ctx, { registry: this.registry }), expressions: new Map(), queue: Promise.resolve(), endMs: opened.endMs });
       const src = opened.ctx.source;
       const metricCount = (await opened.ctx.traverse('')).length;
       const startMs = src.kind === 'archive' ? timestampToMs(src.start) : Date.now();
@@ -113,6 +115,7 @@ export class EngineApi {
         metricCount,
         archives: opened.archives,
         warnings: opened.warnings.map((w) => toEngineError(w)),
+        followable: opened.follow !== undefined,
       };
     });
   }
@@ -156,10 +159,25 @@ export class EngineApi {
     });
   }
 
+  /**
+   * Reads an archive pmlogger is still writing again (a URL source): its new end in epoch ms,
+   * or undefined for a source that cannot be followed. Series asked for afterwards reach it.
+   */
+  follow(handle: SourceHandle): Promise<number | undefined> {
+    const entry = this.sources.get(handle);
+    const follow = entry?.opened.follow;
+    if (!entry || !follow) return Promise.resolve(undefined);
+    return this.run(handle, 'follow', async () => {
+      const endMs = await follow();
+      entry.endMs = Math.max(entry.endMs, endMs);
+      return entry.endMs;
+    });
+  }
+
   /** A whole window of series for one chart (see series-fetch.ts for the semantics). */
   fetchSeries(req: SeriesRequest): Promise<SeriesBlock> {
     const entry = this.sources.get(req.handle);
-    const endMs = entry?.opened.endMs;
+    const endMs = entry?.endMs;
     const define = entry ? (expr: string) => defineExpression(entry, expr) : undefined;
     return this.run(req.handle, 'series', (ctx) => fetchSeries(ctx, req, endMs !== undefined && Number.isFinite(endMs) ? endMs : Infinity, define, entry?.opened.intervalMs ?? 0, this.options.counterWrap));
   }

@@ -91,6 +91,8 @@ export interface SourceSummary {
   readonly archives: readonly string[];
   /** Per-file problems that did not stop the open (e.g. a stray file in a dropped folder). */
   readonly warnings: readonly EngineError[];
+  /** An archive that can be read again as pmlogger grows it (EngineApi.follow): a URL. */
+  readonly followable?: boolean;
 }
 
 /** pmchart's instance clauses: every instance, a list, or an extended regex (not) matching. */

@@ -25,6 +25,11 @@ export interface OpenedSource {
   /** The archives the source spans, in time order (one name each); [] for live. */
   readonly archives: readonly string[];
   readonly warnings: readonly PmError[];
+  /**
+   * For an archive that can be read again as pmlogger grows it (a URL): reads it again and
+   * returns its new end in epoch ms (ArchiveContext.follow).
+   */
+  readonly follow?: () => Promise<number>;
 }
 
 /** The archive bases among dropped files when the spec does not name them (a single archive's files). */
@@ -113,7 +118,13 @@ export async function openSource(spec: SourceSpec, progress: ProgressFn, options
       const fs = await HttpFileSet.forArchive(spec.url);
       progress({ phase: `reading ${fs.archive}`, done: 0, total: 0 });
       const ctx = await openArchiveContext(fs, fs.archive, { counterWrap: options.counterWrap });
-      return archiveOpened(ctx, fs.archive);
+      const opened = await archiveOpened(ctx, fs.archive);
+      // Volumes pmlogger started since are looked for, then the archive is read again.
+      const follow = async (): Promise<number> => {
+        await fs.lookAgain();
+        return timestampToMs(await ctx.follow(fs));
+      };
+      return { ...opened, follow };
     }
     case 'live': {
       progress({ phase: `connecting to ${spec.host}`, done: 0, total: 0 });

@@ -6,6 +6,7 @@
 // (replay/log-cursor.ts) over these archives. Input: resolved files (io/archive-files.ts) and
 // a way to open them.
 import type { ArchiveFiles } from '../io/archive-files';
+import type { ByteSource } from '../io/byte-source';
 import { PM_ERR_LOGOVERLAP, PmError } from '../errors';
 import type { Timestamp } from '../types';
 import { Archive, type OpenStoredFile } from './archive';
@@ -80,6 +81,18 @@ export class ArchiveSet {
   /** Label start of the earliest archive: the origin after opening. */
   get start(): Timestamp {
     return this.label.start;
+  }
+
+  /**
+   * Follows the set's latest archive as pmlogger grows it (Archive.follow): `files` are its
+   * files listed again. Returns which archive changed, from which volume, and the sources
+   * replaced (to be closed once nothing reads them).
+   */
+  async follow(files: ArchiveFiles): Promise<{ readonly archive: number; readonly fromVol: number; readonly replaced: ByteSource[] }> {
+    const i = this.archives.length - 1;
+    const last = this.archives[i];
+    const changed = await last.follow(files, this.metadata);
+    return { archive: i, ...changed };
   }
 
   async close(): Promise<void> {

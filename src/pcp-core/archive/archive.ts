@@ -9,7 +9,7 @@ import { DecodeError, PM_ERR_LABEL, PM_ERR_LOGHOST, PmError } from '../errors';
 import type { Timestamp } from '../types';
 import { readLabel, type ArchiveLabel } from './label';
 import { PM_LOG_VOL_META, PM_LOG_VOL_TI, logFormat, type LogFormat } from './log-format';
-import { loadMeta, type MetaCounts } from './meta-loader';
+import { loadMeta, loadMetaTail, wholeRecordsEnd, type MetaCounts } from './meta-loader';
 import type { ArchiveMetadata } from './metadata';
 import { TemporalIndex, decodeTemporalIndex } from './temporal-index';
 
@@ -32,19 +32,33 @@ export class Archive {
   private constructor(
     /** The name it was asked for. */
     readonly name: string,
-    readonly files: ArchiveFiles,
+    private filesNow: ArchiveFiles,
     /** Label of the lowest data volume: the archive's label. */
     readonly label: ArchiveLabel,
     readonly format: LogFormat,
-    readonly index: TemporalIndex,
+    private indexNow: TemporalIndex,
     /** Volume numbers present, ascending. */
-    readonly volumeNumbers: readonly number[],
+    private volumesNow: readonly number[],
     readonly metaCounts: MetaCounts,
+    /** Where the .meta's whole records end: a followed archive's next metadata starts here. */
+    private metaEnd: number,
     private readonly open: OpenStoredFile,
     private readonly checkFeatures: boolean,
     firstVolume: ByteSource,
   ) {
     this.volumeCache.set(this.minVol, Promise.resolve(firstVolume));
+  }
+
+  get files(): ArchiveFiles {
+    return this.filesNow;
+  }
+
+  get index(): TemporalIndex {
+    return this.indexNow;
+  }
+
+  get volumeNumbers(): readonly number[] {
+    return this.volumesNow;
   }
 
   get minVol(): number {
@@ -121,13 +135,14 @@ export class Archive {
     // 5. All of the metadata, then all of the index.
     const metaBytes = await metaSource.read(0, metaSource.size);
     const metaCounts = loadMeta(metaBytes, metaSource.name, format, meta);
+    const metaEnd = wholeRecordsEnd(metaBytes, format.labelSize);
     let index = TemporalIndex.EMPTY;
     if (indexSource) index = decodeTemporalIndex(await indexSource.read(0, indexSource.size), format);
     // 6. The metadata label names the same PID and host as the data.
     if (ml.pid !== label.pid || ml.hostname !== label.hostname) mismatch(metaSource.name, `PID or host differs from the data volume's label`);
     await metaSource.close();
     if (indexSource) await indexSource.close();
-    return new Archive(files.name, files, label, format, index, volumeNumbers, metaCounts, open, checkFeatures, firstSource);
+    return new Archive(files.name, files, label, format, index, volumeNumbers, metaCounts, metaEnd, open, checkFeatures, firstSource);
   }
 
   /** Re-reads this archive's metadata into `meta` (libpcp reloads it on switching archives). */
@@ -167,6 +182,44 @@ export class Archive {
       if (e instanceof PmError) return null;
       throw e;
     }
+  }
+
+  /**
+   * Follows an archive pmlogger is still writing (`files`: its files listed again): the
+   * temporal index read again, the metadata records added since the last look loaded into
+   * `meta`, and the highest volume known before and any new ones opened afresh (a file's size
+   * is taken when it is opened). libpcp stats its last volume at each pmGetArchiveEnd but
+   * reads the index and metadata only when opening; following reads them too, so metrics
+   * and instances logged later are known. Returns the lowest volume number opened afresh and
+   * the sources it replaced, which the caller closes once nothing reads them.
+   */
+  async follow(files: ArchiveFiles, meta: ArchiveMetadata): Promise<{ readonly fromVol: number; readonly replaced: ByteSource[] }> {
+    const fromVol = this.maxVol;
+    const numbers = [...files.volumes.keys()].filter((v) => v >= this.minVol).sort((a, b) => a - b);
+    if (files.index !== undefined) {
+      const source = await this.open(files.index);
+      try {
+        this.indexNow = decodeTemporalIndex(await source.read(0, source.size), this.format);
+      } finally {
+        await source.close();
+      }
+    }
+    const metaSource = await this.open(files.meta);
+    try {
+      this.metaEnd = loadMetaTail(await metaSource.read(0, metaSource.size), this.metaEnd, metaSource.name, meta);
+    } finally {
+      await metaSource.close();
+    }
+    this.filesNow = files;
+    this.volumesNow = numbers;
+    const replaced: ByteSource[] = [];
+    for (const [vol, source] of this.volumeCache) {
+      if (vol < fromVol) continue;
+      this.volumeCache.delete(vol);
+      const old = await source.catch(() => null);
+      if (old) replaced.push(old);
+    }
+    return { fromVol, replaced };
   }
 
   /** Closes every opened volume. */

@@ -58,20 +58,22 @@ describe('lazy reading', () => {
     // The metadata: its label, then the whole file.
     expect(counts.get('big.meta')).toBe(808 + (files.get('meta')?.length ?? 0));
 
-    // Replay opens every data volume up front: their labels only.
+    // Replay opens a volume beyond the first only when it reaches it (a label check of an
+    // xz volume decompresses it).
     const session = await sessionOf(set);
-    expect(counts.get('big.1')).toBe(808);
-    expect(counts.get('big.2')).toBe(808);
+    expect(counts.has('big.1')).toBe(false);
+    expect(counts.has('big.2')).toBe(false);
 
-    // The end of the archive: one block at the end of the last volume.
+    // The end of the archive: the last volume's label and one block at its end.
     await session.archiveEnd();
-    expect(counts.get('big.1')).toBe(808);
+    expect(counts.has('big.1')).toBe(false);
     expect(counts.get('big.2')).toBeLessThan(808 + (1 << 20) + 2000);
 
     // A positioned read touches one block of one volume.
     await session.setMode(2, { sec: start.sec + 1500 + 10, nsec: 0 });
     const rec = await session.fetchArchiveRecord();
     expect(rec.timestamp.sec).toBe(start.sec + 1510);
-    expect(counts.get('big.1')).toBeLessThanOrEqual(808 + (1 << 20));
+    expect(counts.get('big.1')).toBeGreaterThan(808);
+    expect(counts.get('big.1')).toBeLessThanOrEqual(808 + (1 << 20) + 808);
   });
 });

@@ -39,10 +39,41 @@ export interface MetaCounts {
  * errors. Returns what it loaded.
  */
 export function loadMeta(bytes: Uint8Array, source: string, format: LogFormat, meta: ArchiveMetadata): MetaCounts {
+  const counts = loadMetaRecords(bytes, format.labelSize, source, meta);
+  if (counts.desc === 0) throw new DecodeError(PM_ERR_LOGREC, source, format.labelSize, '', 'no metric descriptors in the metadata');
+  return counts;
+}
+
+/**
+ * The records pmlogger added to a .meta since a load that ended at `from` (a followed
+ * archive): only whole records are loaded — one still being written waits for the next
+ * call. Returns where the next call starts.
+ */
+export function loadMetaTail(bytes: Uint8Array, from: number, source: string, meta: ArchiveMetadata): number {
+  const end = wholeRecordsEnd(bytes, from);
+  if (end > from) loadMetaRecords(bytes.subarray(0, end), from, source, meta);
+  return end;
+}
+
+/** The offset after the last whole record from `from` on, by the records' length words. */
+export function wholeRecordsEnd(bytes: Uint8Array, from: number): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let end = from;
+  for (;;) {
+    if (bytes.length - end < 8) break;
+    const len = view.getInt32(end);
+    // Not yet whole (or not a record: damage is reported once loadMeta reads it).
+    if (len < 12 || end + len > bytes.length) break;
+    end += len;
+  }
+  return end;
+}
+
+function loadMetaRecords(bytes: Uint8Array, from: number, source: string, meta: ArchiveMetadata): MetaCounts {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const size = bytes.length;
   const counts: MetaCounts = { records: 0, desc: 0, indom: 0, label: 0, text: 0 };
-  let pos = format.labelSize;
+  let pos = from;
   for (let index = 1; ; index++) {
     // Header: i32 length (trailer included), i32 type. Fewer than 8 bytes left is the end.
     if (size - pos < 8) break;
@@ -141,6 +172,5 @@ export function loadMeta(bytes: Uint8Array, source: string, format: LogFormat, m
     counts.records++;
   }
   meta.finishArchive();
-  if (counts.desc === 0) throw new DecodeError(PM_ERR_LOGREC, source, format.labelSize, '', 'no metric descriptors in the metadata');
   return counts;
 }

@@ -6,11 +6,12 @@
 import { openArchiveSet, type ArchiveSet, type OpenArchiveSetOptions } from '../archive';
 import { PM_ERR_INDOM_LOG, PM_ERR_MODE, PM_ERR_PMID, PM_ERR_PMID_LOG, PmError } from '../errors';
 import type { FileSet } from '../io/file-set';
+import { resolveArchive } from '../io/archive-files';
 import { openStored } from '../io/open-stored';
 import type { IgnoreMarks } from '../replay/interp-bounds';
 import { ReplaySession } from '../replay/replay-session';
 import type { Desc, InDom, InstanceList, PmId, Result, Timestamp } from '../types';
-import { replaySetOf } from './archive-replay-source';
+import { replaySetOf, type ArchiveReplay } from './archive-replay-source';
 import { PM_MODE_BACK, PM_MODE_FORW, PM_MODE_INTERP, type Context, type ContextSource, type LabelSet, type PmnsChild, type ProfileChange, type ReplayMode, type TextKind } from './context';
 
 export interface ArchiveContextOptions extends OpenArchiveSetOptions {
@@ -43,6 +44,7 @@ export class ArchiveContext implements Context {
     readonly set: ArchiveSet,
     readonly session: ReplaySession,
     private readonly readAhead: (at: Timestamp) => void,
+    private readonly followSet: ArchiveReplay['follow'],
   ) {
     const label = set.label;
     this.source = {
@@ -57,8 +59,8 @@ export class ArchiveContext implements Context {
 
   /** A context over an already opened ArchiveSet (it takes ownership: close() closes it). */
   static async fromSet(set: ArchiveSet, options: ArchiveContextOptions = {}): Promise<ArchiveContext> {
-    const { replay, prefetch } = await replaySetOf(set);
-    return new ArchiveContext(set, new ReplaySession(replay, { counterWrap: options.counterWrap, ignoreMarks: options.ignoreMarks }), prefetch);
+    const { replay, prefetch, follow } = await replaySetOf(set);
+    return new ArchiveContext(set, new ReplaySession(replay, { counterWrap: options.counterWrap, ignoreMarks: options.ignoreMarks }), prefetch, follow);
   }
 
   // ----- metadata -----
@@ -162,6 +164,20 @@ export class ArchiveContext implements Context {
   /** pmGetArchiveEnd: the time of the last valid record of the latest archive. */
   async archiveEnd(): Promise<Timestamp> {
     await this.settle();
+    return this.session.archiveEnd();
+  }
+
+  /**
+   * Follows an archive pmlogger is still writing: its latest archive's files are listed again
+   * in `fs` (the FileSet it was opened from), its index, new metadata and grown or new volumes
+   * read, and the new end returned (pmGetArchiveEnd). The replay position is kept: a fetch
+   * continues where it was, and times before the end can still be asked for.
+   */
+  async follow(fs: FileSet): Promise<Timestamp> {
+    await this.settle();
+    const last = this.set.archives[this.set.archives.length - 1];
+    const { archive, fromVol } = await this.followSet(await resolveArchive(fs, last.name));
+    this.session.grown(archive, fromVol);
     return this.session.archiveEnd();
   }
 

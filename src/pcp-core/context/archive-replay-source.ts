@@ -1,9 +1,12 @@
 // Adapter from the archive reader (src/pcp-core/archive: ArchiveSet, merged metadata) to the
 // replay engine's input (replay/replay-source.ts). Data volumes are opened (labels checked)
-// once here, so replay can ask for any volume synchronously; their bytes are still read
-// lazily, block by block, as records are needed — or ahead, when a stepped replay says where
+// when replay first asks for them — the lowest one, opened with the archive, at once: opening
+// every volume here checked every label, and for an xz volume that meant decompressing it,
+// before `metrics -d` could print a descriptor. Their bytes are read lazily, block by block,
+// as records are needed — or ahead, when a stepped replay says where
 // its next samples are (prefetch): a re-seek per sample otherwise waits on one read at a time.
 import type { ArchiveSet } from '../archive';
+import type { ArchiveFiles } from '../io/archive-files';
 import type { ByteSource } from '../io/byte-source';
 import { firstNotBefore } from '../replay/log-seek';
 import type { InDomObservation, ReplayArchive, ReplayMetadata, ReplaySet, ReplayVolume } from '../replay/replay-source';
@@ -79,32 +82,56 @@ export interface ArchiveReplay {
   readonly replay: ReplaySet;
   /** Hint: a re-seek to `at` will follow; its neighbourhood is read ahead. */
   readonly prefetch: (at: Timestamp) => void;
+  /**
+   * Follows the latest archive as it grows (ArchiveSet.follow with its files listed again):
+   * the volumes opened afresh are opened here, so replay finds them at once; the cursor must
+   * then forget its own view of them (LogCursor.forgetVolumes). Returns what changed.
+   */
+  readonly follow: (files: ArchiveFiles) => Promise<{ readonly archive: number; readonly fromVol: number }>;
 }
 
 export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
   const archives: ReplayArchive[] = [];
   const reads: Map<number, VolumeReads>[] = [];
+  /** Per archive: its answers for volumes (undefined too: missing, bad label), kept. */
+  const answers: Map<number, ReplayVolume | undefined | Promise<ReplayVolume | undefined>>[] = [];
   for (const a of set.archives) {
-    const volumes = new Map<number, ReplayVolume>();
+    const volumes = new Map<number, ReplayVolume | undefined | Promise<ReplayVolume | undefined>>();
     const mine = new Map<number, VolumeReads>();
-    for (let v = a.minVol; v <= a.maxVol; v++) {
-      const source = await a.volume(v);
-      if (source) {
-        const r = new VolumeReads(source);
-        mine.set(v, r);
-        volumes.set(v, { file: a.files.volumes.get(v), size: source.size, read: (offset, length) => r.bytes(offset, length), readAhead: async () => source.readAhead?.(0, source.size) });
-      }
-    }
+    const replayVolume = (v: number, source: ByteSource): ReplayVolume => {
+      const r = new VolumeReads(source);
+      mine.set(v, r);
+      return { file: a.files.volumes.get(v), size: source.size, read: (offset, length) => r.bytes(offset, length), readAhead: async () => source.readAhead?.(0, source.size) };
+    };
+    const volume = (v: number): ReplayVolume | undefined | Promise<ReplayVolume | undefined> => {
+      if (volumes.has(v)) return volumes.get(v);
+      const opening = a.volume(v).then((source) => {
+        const rv = source ? replayVolume(v, source) : undefined;
+        volumes.set(v, rv);
+        return rv;
+      });
+      volumes.set(v, opening);
+      return opening;
+    };
+    await volume(a.minVol);
+    answers.push(volumes);
     reads.push(mine);
+    // Getters: a followed archive's volumes and index change (follow below).
     archives.push({
       name: a.name,
       version: a.format.version,
       labelSize: a.format.labelSize,
       start: a.start,
-      minVol: a.minVol,
-      maxVol: a.maxVol,
-      volume: (vol) => volumes.get(vol),
-      index: a.index,
+      get minVol() {
+        return a.minVol;
+      },
+      get maxVol() {
+        return a.maxVol;
+      },
+      volume,
+      get index() {
+        return a.index;
+      },
     });
   }
   const md = set.metadata;
@@ -140,7 +167,18 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     if (e < 0 || e >= ix.length) return;
     reads[i]?.get(ix.vol[e])?.prefetch(ix.offData[e] - BEFORE_ENTRY, BEFORE_ENTRY + AFTER_ENTRY);
   };
-  return { replay: { archives, meta }, prefetch };
+  const follow = async (files: ArchiveFiles): Promise<{ archive: number; fromVol: number }> => {
+    const { archive, fromVol, replaced } = await set.follow(files);
+    const a = set.archives[archive];
+    const volumes = answers[archive];
+    for (const v of [...volumes.keys()]) if (v >= fromVol) volumes.delete(v);
+    for (const v of [...(reads[archive]?.keys() ?? [])]) if (v >= fromVol) reads[archive]?.delete(v);
+    for (const v of a.volumeNumbers) if (v >= fromVol) await archives[archive]?.volume(v);
+    newestFirst.clear();
+    await Promise.all(replaced.map((s) => s.close()));
+    return { archive, fromVol };
+  };
+  return { replay: { archives, meta }, prefetch, follow };
 }
 
 function compare(a: Timestamp | undefined, b: Timestamp): number {

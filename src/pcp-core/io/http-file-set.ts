@@ -29,9 +29,29 @@ export class HttpFileSet implements FileSet {
     readonly base: string,
     /** The archive's base name B: resolve `B` against this set. */
     readonly archive: string,
-    private readonly files: readonly string[],
+    private files: readonly string[],
     private readonly options: HttpSourceOptions,
   ) {}
+
+  /**
+   * A followed archive (pmlogger still writing it): the volumes after the highest found are
+   * asked for (pmlogger numbers them one after another, so the first missing ends the
+   * search), and so is the index if it was missing. The list then names them.
+   */
+  async lookAgain(): Promise<void> {
+    const exists = (file: string): Promise<boolean> => probe(this.options.fetch ?? ((u, init) => fetch(u, init)), this.base + encodeURIComponent(file));
+    const found: string[] = [];
+    let highest = -1;
+    for (const f of this.files) {
+      const parsed = parseArchiveFileName(f);
+      if (parsed?.kind === 'volume') highest = Math.max(highest, parsed.volume);
+    }
+    const hasIndex = this.files.some((f) => parseArchiveFileName(f)?.kind === 'index');
+    if (!hasIndex && (await exists(`${this.archive}.index`))) found.push(`${this.archive}.index`);
+    // pmlogger writes volumes uncompressed: only the plain spelling is asked for.
+    for (let n = highest + 1; await exists(`${this.archive}.${n}`); n++) found.push(`${this.archive}.${n}`);
+    if (found.length > 0) this.files = [...this.files, ...found];
+  }
 
   get name(): string {
     return this.base + this.archive;

@@ -130,7 +130,8 @@ export class HttpSource implements ByteSource {
     }
     const range = parseContentRange(response.headers.get('Content-Range'));
     const bytes = new Uint8Array(await response.arrayBuffer());
-    if (!range || range[0] !== start || range[2] !== this.size) {
+    // A file that grew (an archive pmlogger is writing) still holds the bytes asked for.
+    if (!range || range[0] !== start || range[2] < this.size) {
       throw new PmError(EIO, undefined, `${this.name} (HTTP range ${start}-${end - 1} answered with ${response.headers.get('Content-Range') ?? 'no Content-Range'}; the file changed?)`);
     }
     this.check(bytes, start, end - start);

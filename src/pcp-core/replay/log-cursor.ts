@@ -11,7 +11,7 @@ import type { Timestamp } from '../types';
 import { archiveEndOfCurrent } from './log-end';
 import { checkLogRecord, virtualMark, type LogRecord } from './log-record';
 import { offsetMs, timestampSub } from './log-time';
-import type { ReplayArchive, ReplaySet } from './replay-source';
+import type { ReplayArchive, ReplaySet, ReplayVolume } from './replay-source';
 import { VolumeBytes } from './volume-bytes';
 
 export const MODE_FORW = 2;
@@ -83,6 +83,8 @@ export class LogCursor {
   /** Start of the earliest archive: the time base of every relative time. */
   readonly base: Timestamp;
 
+  /** Reading ahead waits for the first read: opening a context reads no data. */
+  private readAheadDue = true;
   /** Keyed by archive · 2^20 + volume. */
   private readonly volumes = new Map<number, VolumeBytes>();
   /** Keyed by archive · 2^20 + volume. */
@@ -94,7 +96,7 @@ export class LogCursor {
     if (!first) throw new PmError(PM_ERR_LOGFILE, undefined, 'empty archive set');
     this.base = first.start;
     // pmNewContext leaves the first archive open at its lowest volume, after the label.
-    this.openArchive(0);
+    this.openArchive(0, false);
     this.offset = this.pos;
     this.vol = this.curVol;
   }
@@ -107,30 +109,67 @@ export class LogCursor {
     return this.set.archives.length;
   }
 
-  /** The bytes of volume `vol` of archive `arch`, or undefined when it cannot be opened. */
+  /**
+   * The bytes of volume `vol` of archive `arch`, or undefined when it cannot be opened. Only
+   * for a volume opened before (openVolume): the current one, or a remembered position's.
+   */
   volumeBytes(arch: number, vol: number): VolumeBytes | undefined {
     const key = arch * 1048576 + vol;
+    const v = this.volumes.get(key);
+    if (v) return v;
+    const a = this.set.archives[arch];
+    const rv = a?.volume(vol);
+    if (rv instanceof Promise) throw new Error(`${a.name}.${vol} used before it was opened`);
+    return a && rv ? this.keepVolume(key, a, vol, rv) : undefined;
+  }
+
+  /** volumeBytes, opening the volume (its label checked) if that was not done yet. */
+  async openVolume(arch: number, vol: number): Promise<VolumeBytes | undefined> {
+    const v = this.volumes.get(arch * 1048576 + vol);
+    if (v) return v;
+    const a = this.set.archives[arch];
+    const rv = await a?.volume(vol);
+    return a && rv ? this.keepVolume(arch * 1048576 + vol, a, vol, rv) : undefined;
+  }
+
+  private keepVolume(key: number, a: ReplayArchive, vol: number, rv: ReplayVolume): VolumeBytes {
     let v = this.volumes.get(key);
     if (!v) {
-      const a = this.set.archives[arch];
-      const rv = a?.volume(vol);
-      if (!a || !rv) return undefined;
       v = new VolumeBytes(rv, `${a.name}.${vol}`, rv.file);
       this.volumes.set(key, v);
     }
     return v;
   }
 
-  /** __pmLogChangeVol: switch volume; a no-op (no seek) when already there. */
-  changeVol(vol: number): boolean {
+  /**
+   * After a followed archive grew (context/archive-replay-source.ts follow): volumes from
+   * `fromVol` on of archive `arch` are read afresh (their sizes changed, or they are new), and
+   * its end is found again. Decoded records stay: bytes once written do not change.
+   */
+  forgetVolumes(arch: number, fromVol: number): void {
+    for (const key of [...this.volumes.keys()]) {
+      if (Math.floor(key / 1048576) === arch && key % 1048576 >= fromVol) this.volumes.delete(key);
+    }
+    if (arch === this.cur) this.physEnd = -1;
+  }
+
+  /** __pmLogChangeVol to a volume opened before (see volumeBytes): a no-op (no seek) when
+   *  already there. */
+  changeVol(vol: number, readAhead = true): boolean {
     if (this.curVol === vol) return true;
     if (!this.volumeBytes(this.cur, vol)) return false;
     const forward = vol > this.curVol;
     this.seen.add(vol);
     this.curVol = vol;
     this.pos = this.archive.labelSize;
-    if (forward) this.readAhead(vol);
+    if (forward && readAhead) this.readAhead(vol);
     return true;
+  }
+
+  /** __pmLogChangeVol to any volume, opening it first when needed. */
+  async openVol(vol: number): Promise<boolean> {
+    if (this.curVol !== vol && !(await this.openVolume(this.cur, vol))) return false;
+    return this.changeVol(vol);
   }
 
   /**
@@ -139,17 +178,25 @@ export class LogCursor {
    * now, while this thread reads. Failures surface when the bytes are read.
    */
   private readAhead(vol: number): void {
-    for (let v = vol; v <= vol + READ_AHEAD_VOLUMES; v++) void this.archive.volume(v)?.readAhead?.();
+    const a = this.archive;
+    for (let v = vol; v <= vol + READ_AHEAD_VOLUMES && v <= a.maxVol; v++) {
+      const rv = a.volume(v);
+      // An open that fails is reported by the read that needs the volume.
+      if (rv instanceof Promise) rv.then((r) => r?.readAhead?.(), () => undefined);
+      else void rv?.readAhead?.();
+    }
   }
 
-  private openArchive(i: number): void {
+  /** Opens archive `i` at its lowest volume (opened with the archive, so at once). Reading
+   *  ahead starts with the first read there, not here: opening a context reads no data. */
+  private openArchive(i: number, readAhead = true): void {
     this.cur = i;
     this.markDone = 0;
     this.physEnd = -1;
     this.seen = new Set();
     this.curVol = -1;
     const a = this.archive;
-    if (!this.changeVol(a.minVol)) {
+    if (!this.changeVol(a.minVol, readAhead)) {
       throw new PmError(PM_ERR_LOGFILE, undefined, `${a.name}: cannot open volume ${a.minVol}`);
     }
   }
@@ -189,6 +236,10 @@ export class LogCursor {
    * archive. Errors leave the position where libpcp leaves it.
    */
   async read(direction: Direction): Promise<ReadOutcome> {
+    if (this.readAheadDue) {
+      this.readAheadDue = false;
+      this.readAhead(this.curVol);
+    }
     let offset = this.pos;
     if (direction === MODE_BACK) {
       for (;;) {
@@ -198,7 +249,7 @@ export class LogCursor {
         }
         let found = false;
         for (let v = this.curVol - 1; v >= this.archive.minVol; v--) {
-          if (this.changeVol(v)) {
+          if (await this.openVol(v)) {
             offset = this.pos = (this.volumeBytes(this.cur, v) as VolumeBytes).size;
             found = true;
             break;
@@ -224,7 +275,7 @@ export class LogCursor {
       this.pos = offset;
       let next = false;
       for (let v = this.curVol + 1; v <= this.archive.maxVol; v++) {
-        if (this.changeVol(v)) {
+        if (await this.openVol(v)) {
           next = true;
           break;
         }
@@ -396,7 +447,7 @@ export class LogCursor {
     if (typeof end === 'number') return end;
     const a = this.archive;
     let v = a.maxVol;
-    for (; v >= a.minVol; v--) if (this.changeVol(v)) break;
+    for (; v >= a.minVol; v--) if (await this.openVol(v)) break;
     if (v < a.minVol) return PM_ERR_LOGFILE;
     this.pos = (this.volumeBytes(this.cur, v) as VolumeBytes).size;
     this.rememberPosition();

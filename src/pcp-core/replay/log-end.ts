@@ -48,7 +48,7 @@ export async function archiveEndOfCurrent(cursor: LogCursor): Promise<Timestamp 
   let damage: CorruptRecord | undefined;
   const at = (vb: VolumeBytes, offset: number, detail: string): CorruptRecord => ({ volume: vb.name, file: vb.file, offset, at: offset, detail });
   for (let vol = a.maxVol; vol >= a.minVol; vol--) {
-    const vb = cursor.volumeBytes(cursor.cur, vol);
+    const vb = await cursor.openVolume(cursor.cur, vol);
     if (!vb) continue;
     cursor.seen.add(vol);
     const size = vb.size;

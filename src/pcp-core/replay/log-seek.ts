@@ -15,12 +15,12 @@ function entrySub(cursor: LogCursor, j: number, origin: Timestamp): number {
 }
 
 /** VolSkip: the first usable index entry from j in the given direction, or -1. */
-function volSkip(cursor: LogCursor, direction: Direction, j: number): number {
+async function volSkip(cursor: LogCursor, direction: Direction, j: number): Promise<number> {
   const a = cursor.archive;
   const ix = a.index;
   let vol = ix.vol[j];
   while (a.minVol <= vol && vol <= a.maxVol) {
-    if (cursor.changeVol(vol)) return j;
+    if (await cursor.openVol(vol)) return j;
     if (direction === MODE_FORW) {
       for (j++; j < ix.length; j++) if (ix.vol[j] !== vol) break;
       if (j === ix.length) return -1;
@@ -34,12 +34,12 @@ function volSkip(cursor: LogCursor, direction: Direction, j: number): number {
 }
 
 /** Size libpcp uses to detect index entries past the end of a truncated last volume. */
-function lastVolumeSize(cursor: LogCursor): number {
+async function lastVolumeSize(cursor: LogCursor): Promise<number> {
   const a = cursor.archive;
   // libpcp stats its *current* volume when the last one has been opened before (a quirk we
   // keep: it decides which index entry is used).
   if (cursor.seen.has(a.maxVol)) return cursor.volumeBytes(cursor.cur, cursor.curVol)?.size ?? 0;
-  const vb = cursor.volumeBytes(cursor.cur, a.maxVol);
+  const vb = await cursor.openVolume(cursor.cur, a.maxVol);
   if (!vb) return 0;
   cursor.seen.add(a.maxVol);
   return vb.size;
@@ -134,7 +134,7 @@ export async function setTime(cursor: LogCursor, origin: Timestamp, direction: D
       const lo = firstNotBefore(ix, origin);
       const m = fast.maxVolEntries;
       if (m.length > 0 && (m[0] ?? lo) < lo) {
-        maxVolSize = lastVolumeSize(cursor);
+        maxVolSize = await lastVolumeSize(cursor);
         const k = firstBeyond(ix, m, maxVolSize);
         e = k < m.length && (m[k] ?? lo) < lo ? (m[k] ?? lo) : lo;
       } else {
@@ -145,7 +145,7 @@ export async function setTime(cursor: LogCursor, origin: Timestamp, direction: D
       const vol = ix.vol[e];
       if (vol < a.minVol) continue;
       if (vol === a.maxVol) {
-        if (maxVolSize < 0) maxVolSize = lastVolumeSize(cursor);
+        if (maxVolSize < 0) maxVolSize = await lastVolumeSize(cursor);
         if ((ix.offData[e]) > maxVolSize) {
           j = e;
           toobig = true;
@@ -166,16 +166,16 @@ export async function setTime(cursor: LogCursor, origin: Timestamp, direction: D
     if (e === ix.length) j = ix.length;
     cursor.serial = true;
     if (match) {
-      j = volSkip(cursor, direction, j);
+      j = await volSkip(cursor, direction, j);
       if (j < 0) return PM_ERR_LOGFILE;
       cursor.pos = ix.offData[j];
       if (direction === MODE_BACK) cursor.serial = false;
     } else if (j < 1) {
-      j = volSkip(cursor, MODE_FORW, 0);
+      j = await volSkip(cursor, MODE_FORW, 0);
       if (j < 0) return PM_ERR_LOGFILE;
       cursor.pos = ix.offData[j];
     } else if (j === ix.length) {
-      j = volSkip(cursor, MODE_BACK, ix.length - 1);
+      j = await volSkip(cursor, MODE_BACK, ix.length - 1);
       if (j < 0) return PM_ERR_LOGFILE;
       cursor.pos = ix.offData[j];
       if (direction === MODE_BACK) cursor.serial = false;
@@ -184,12 +184,12 @@ export async function setTime(cursor: LogCursor, origin: Timestamp, direction: D
       const tHi = entrySub(cursor, j, origin);
       const tLo = -entrySub(cursor, j - 1, origin);
       if (tHi <= tLo && !toobig) {
-        j = volSkip(cursor, direction, j);
+        j = await volSkip(cursor, direction, j);
         if (j < 0) return PM_ERR_LOGFILE;
         cursor.pos = ix.offData[j];
         if (direction === MODE_FORW) cursor.serial = false;
       } else {
-        j = volSkip(cursor, direction, j - 1);
+        j = await volSkip(cursor, direction, j - 1);
         if (j < 0) return PM_ERR_LOGFILE;
         cursor.pos = ix.offData[j];
         if (direction === MODE_BACK) cursor.serial = false;
@@ -201,12 +201,12 @@ export async function setTime(cursor: LogCursor, origin: Timestamp, direction: D
     }
   } else if (direction === MODE_FORW) {
     let v = a.minVol;
-    for (; v <= a.maxVol; v++) if (cursor.changeVol(v)) break;
+    for (; v <= a.maxVol; v++) if (await cursor.openVol(v)) break;
     if (v > a.maxVol) return PM_ERR_LOGFILE;
     cursor.pos = a.labelSize;
   } else {
     let v = a.maxVol;
-    for (; v >= a.minVol; v--) if (cursor.changeVol(v)) break;
+    for (; v >= a.minVol; v--) if (await cursor.openVol(v)) break;
     if (v < a.minVol) return PM_ERR_LOGFILE;
     cursor.pos = cursor.volumeBytes(cursor.cur, v)?.size ?? 0;
   }

@@ -207,6 +207,16 @@ export class ReplaySession {
     return new DecodeError(PM_ERR_LOGREC, this.cursor.archive.name, 0, '', 'cannot locate the end of the archive');
   }
 
+  /**
+   * A followed archive grew (context/archive-replay-source.ts follow): the cursor reads its
+   * volumes from `fromVol` on afresh and finds the end again, and interpolation forgets what
+   * it learned at the old end (no later record, an instance not seen again).
+   */
+  grown(archive: number, fromVol: number): void {
+    this.cursor.forgetVolumes(archive, fromVol);
+    this.interp.resetBounds(this.originTs);
+  }
+
   /** pmAddProfile / pmDelProfile (the context's profile, libpcp 6.0.3 semantics). */
   changeProfile(change: ProfileChange): void {
     this.profile.apply(change);

@@ -39,8 +39,12 @@ export interface ReplayArchive {
   /** Lowest and highest volume numbers found among the archive's files. */
   readonly minVol: number;
   readonly maxVol: number;
-  /** The volume, or undefined when missing or its label does not check (libpcp skips it). */
-  volume(vol: number): ReplayVolume | undefined;
+  /**
+   * The volume, or undefined when missing or its label does not check (libpcp skips it). A
+   * volume not opened yet answers with a promise (opening checks its label): volumes beyond
+   * the first are opened only when replay reaches them, so metadata-only work opens none.
+   */
+  volume(vol: number): ReplayVolume | undefined | Promise<ReplayVolume | undefined>;
   readonly index: TemporalIndexEntries;
 }
 

@@ -12,6 +12,7 @@ import { overviewFor, placeOverview, showOverviewFor, tabsOf } from '../views/ov
 import type { NewChart } from '../views/view-mapping';
 import { openViewText } from '../views/view-actions';
 import { delayedProgress, toOpenProgress } from './delayed-progress';
+import { followArchive } from './follow-archive';
 import { loadDerivedConfig } from './derived-configs';
 import { rememberSource } from './recent-sources';
 
@@ -37,6 +38,7 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string, op
     // Archive URLs and live hosts are remembered for the panel's Recent list once they open;
     // files are not (a page cannot reopen them from the user's disk: recent-sources.ts).
     if (origin.kind !== 'files') rememberSource(origin);
+    followArchive(id, summary);
     if (summary.kind === 'live') {
       dash().connectionChanged(id, { state: 'connected' });
       await getEngine().watchConnection(summary.handle, remoteCallback((c: ConnectionStatus) => dash().connectionChanged(id, c)));

@@ -31,6 +31,8 @@ export interface SourcesSlice {
   forgotSource(id: string): void;
   /** The user shifted an archive source in time (drawn at its own time + offsetMs). */
   shiftedSource(id: string, offsetMs: number): void;
+  /** A followed archive grew to `endMs` (epoch ms): a window showing its end moves along. */
+  grewSource(id: string, endMs: number): void;
   /** A derived-metric configuration was loaded into the engine: metric lists are stale. */
   loadedDerivedConfig(file: string): void;
 }
@@ -91,6 +93,19 @@ export const createSourcesSlice: SliceCreator<SourcesSlice> = (set, get) => ({
   shiftedSource(id, offsetMs) {
     set((s) => ({ sources: patch(s.sources, id, { offsetMs: Number.isFinite(offsetMs) && offsetMs !== 0 ? offsetMs : undefined }) }));
     get().archiveBoundsChanged();
+  },
+  grewSource(id, endMs) {
+    const before = get();
+    const src = before.sources.find((x) => x.id === id);
+    const old = src?.summary;
+    if (!src || !old || !(endMs > old.endMs)) return;
+    // At the end: the window's right edge within an interval and a half of the old end (the
+    // last grid point lies half an interval inside it, time-slice.ts clampEdge).
+    const oldEnd = old.endMs + (src.offsetMs ?? 0);
+    const atEnd = Number.isFinite(before.positionMs) && before.positionMs >= oldEnd - 1.5 * Math.max(before.intervalMs, 1) && before.currentSourceId === id;
+    set((s) => ({ sources: patch(s.sources, id, { summary: { ...old, endMs } }) }));
+    get().archiveBoundsChanged();
+    if (atEnd && before.playState !== 'backward') get().wentToEnd();
   },
   loadedDerivedConfig(file) {
     set((s) => ({ derivedConfigs: [...s.derivedConfigs, file] }));
