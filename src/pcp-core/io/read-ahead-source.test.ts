@@ -106,6 +106,32 @@ describe('ReadAheadSource', () => {
     expect(inner.reads.slice(1).map(([offset]) => offset / KB)).toEqual([0, 64, 128, 192, 256, 320]);
   });
 
+  it('serves a second reader trailing the first in one pass from the chunks read ahead', async () => {
+    // A stepped replay: its prefetch reads 16 KiB windows a few samples ahead, and the replay
+    // then reads the same windows; the pass goes on, each chunk read once, none dropped under
+    // the trailing reader.
+    const size = 2048 * KB;
+    const inner = new SlowSource(pattern(size));
+    const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 4, cache: new ByteCache(1 << 20) });
+    const windows: number[] = [];
+    for (let at = 0; at + 16 * KB <= size; at += 16 * KB) windows.push(at);
+    const lead = 8;
+    for (let k = 0; k < windows.length + lead; k++) {
+      const ahead = windows[k];
+      if (ahead !== undefined) await src.read(ahead, 16 * KB);
+      const behind = windows[k - lead];
+      if (behind !== undefined) expect(same(await src.read(behind, 16 * KB), inner.bytes.subarray(behind, behind + 16 * KB))).toBe(true);
+    }
+    const chunked = inner.reads.filter(([offset, length]) => offset % (64 * KB) === 0 && length === 64 * KB);
+    // The first window and the start of the pass are read as asked; everything else in chunks.
+    expect(inner.reads.length - chunked.length).toBeLessThanOrEqual(2);
+    // Every chunk is read, and once, but the pass's first: the leader has left it behind
+    // before the trailing reader's first read shows there is one.
+    const starts = chunked.map(([offset]) => offset);
+    expect(new Set(starts).size).toBe(size / (64 * KB));
+    expect(starts.filter((o) => o !== 0)).toHaveLength(size / (64 * KB) - 1);
+  });
+
   it('assembles a read across two chunks and passes a bulk read through', async () => {
     const inner = new SlowSource(pattern(512 * KB));
     const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 2, cache: new ByteCache(1 << 20) });

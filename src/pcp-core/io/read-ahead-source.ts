@@ -48,9 +48,11 @@ export class ReadAheadSource implements ByteSource {
   private readonly owner = cacheOwner('ahead');
   /** Chunk reads in flight. */
   private readonly pending = new Map<number, Promise<Uint8Array | undefined>>();
-  /** The previous read, to tell a forward pass from seeks. */
-  private lastStart = -1;
-  private lastEnd = -1;
+  /** The pass: the furthest end read in it (-1: no pass), to tell a forward pass from seeks. */
+  private frontier = -1;
+  /** Where the last read behind the frontier started (Infinity: none): a second reader
+   *  trailing the first in the same pass, whose chunks must not be dropped under it. */
+  private trail = Infinity;
   /** Sequential reads in a row: the read-ahead grows with it (one chunk, two, … the depth),
    *  so a short run of reads (one window of a chart) does not pull in a depth of chunks. */
   private streak = 0;
@@ -104,16 +106,30 @@ export class ReadAheadSource implements ByteSource {
     return held ? Promise.resolve(held) : this.pending.get(k);
   }
 
-  /** Notes a read of [offset, end); on a forward pass, reads the chunks from it onwards ahead. */
+  /**
+   * Notes a read of [offset, end); on a forward pass, reads the chunks from it onwards ahead.
+   * A pass may have two readers, one trailing the other (a stepped replay reads what its
+   * prefetch asked for a few samples earlier): a read a little behind the frontier belongs to
+   * the pass, and chunks are dropped only behind the trailing reader.
+   */
   private track(offset: number, end: number): void {
-    const sequential = this.lastEnd >= 0 && offset >= this.lastStart && offset <= this.lastEnd + SEQUENTIAL_GAP;
-    this.lastStart = offset;
-    this.lastEnd = end;
-    this.streak = sequential ? this.streak + 1 : 0;
-    if (!sequential) return;
+    const behind = this.depth * this.chunkBytes;
+    const sequential = this.frontier >= 0 && offset >= this.frontier - behind && offset <= this.frontier + SEQUENTIAL_GAP;
+    if (!sequential) {
+      this.frontier = end;
+      this.trail = Infinity;
+      this.streak = 0;
+      return;
+    }
+    this.streak++;
+    if (end > this.frontier) this.frontier = end;
+    else this.trail = offset;
+    // A trailing reader that stopped long ago no longer holds chunks back.
+    if (this.trail < this.frontier - 2 * behind) this.trail = Infinity;
     const first = Math.floor(offset / this.chunkBytes);
-    // Chunks the pass has left behind go: the reader above keeps the neighbourhood it re-reads.
-    this.cache.delete(this.owner + (first - 2));
+    // Chunks every reader of the pass has left behind go: the reader above keeps the
+    // neighbourhood it re-reads.
+    this.cache.delete(this.owner + (Math.floor(Math.min(offset, this.trail) / this.chunkBytes) - 2));
     const ahead = Math.min(this.depth, this.streak);
     const last = Math.min(Math.floor((end - 1) / this.chunkBytes) + ahead, Math.ceil(this.size / this.chunkBytes) - 1);
     for (let k = first; k <= last; k++) this.fetchChunk(k);
