@@ -49,8 +49,19 @@ export interface EngineOptions {
   readonly counterWrap?: boolean;
 }
 
+/**
+ * After this long with no call running on any source, the contexts drop what they keep only to
+ * make the next reads cheaper (Context.releaseMemory: read-ahead chunks, decoded xz volumes,
+ * records): a drawn view then holds its series, not the archive's bytes. Long enough that the
+ * calls of one view (a window, then its padding) and of playback keep their caches.
+ */
+export const IDLE_RELEASE_MS = 1000;
+
 export class EngineApi {
   private readonly sources = new Map<SourceHandle, Entry>();
+  /** Calls running or queued on any source, and the timer that releases memory when idle. */
+  private busy = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private nextHandle = 1;
   /** Live feeds by source handle and interval: all charts of a source share one fetch per tick. */
   private readonly feeds = new Map<string, { handle: SourceHandle; feed: LiveFeed }>();
@@ -375,12 +386,39 @@ export class EngineApi {
     return boundary(what, () => {
       const entry = this.sources.get(handle);
       if (!entry) return Promise.reject(new PmError(PM_ERR_NOCONTEXT, undefined, `source ${handle}`));
+      this.busy++;
+      if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+      this.idleTimer = undefined;
       const next = entry.queue.then(() => body(entry.ctx));
-      entry.queue = next.catch(() => undefined);
+      entry.queue = next
+        .catch(() => undefined)
+        .finally(() => {
+          if (--this.busy === 0) this.idleTimer = setTimeout(() => this.releaseIdle(), IDLE_RELEASE_MS);
+        });
       return next;
     });
   }
+
+  private releaseIdle(): void {
+    this.idleTimer = undefined;
+    if (this.busy > 0) return;
+    for (const entry of this.sources.values()) entry.ctx.releaseMemory();
+    nudgeCollector();
+  }
 }
+
+/**
+ * Released bytes are ArrayBuffers, whose memory V8 returns only when a full collection finds
+ * them dead, and an idle worker allocates nothing that would start one: the page's renderer
+ * kept ~100 MB of dead read buffers after the whole-archive view. One large, never-touched
+ * allocation (its pages are not resident) reports external memory pressure, which starts that
+ * collection.
+ */
+function nudgeCollector(): void {
+  const pressure = new ArrayBuffer(NUDGE_BYTES);
+  if (pressure.byteLength !== NUDGE_BYTES) throw new Error('ArrayBuffer allocation failed');
+}
+const NUDGE_BYTES = 256 * 1024 * 1024;
 
 /** Registers an expression once per source (pmAddDerivedMetric) under a generated name. */
 function defineExpression(entry: Entry, expr: string): Promise<{ readonly name: string } | { readonly error: EngineError }> {

@@ -40,11 +40,22 @@ function driver(ctx: ArchiveContext): ReplayDriver {
   };
 }
 
-async function compareOnArchive(path: string, metrics: readonly string[], steps: readonly ReplayStep[], env: NodeJS.ProcessEnv = {}): Promise<void> {
+async function compareOnArchive(path: string, metrics: readonly string[], steps: readonly ReplayStep[], env: NodeJS.ProcessEnv = {}, releaseBeforeFetch = false): Promise<void> {
   const theirs = await libpcpTranscript(path, metrics, steps, env);
   const ctx = await openArchiveContext(new DirFileSet('/'), path, { counterWrap: env.PCP_COUNTER_WRAP !== undefined });
   try {
-    const ours = await pmdashTranscript(driver(ctx), theirs.pmids as PmId[], steps);
+    const plain = driver(ctx);
+    // Context.releaseMemory (the engine calls it when idle) between any two calls changes nothing.
+    const d: ReplayDriver = releaseBeforeFetch
+      ? {
+          ...plain,
+          fetch: (pmids) => {
+            ctx.releaseMemory();
+            return plain.fetch(pmids);
+          },
+        }
+      : plain;
+    const ours = await pmdashTranscript(d, theirs.pmids as PmId[], steps);
     expect(canonical(ours)).toEqual(canonical(theirs));
   } finally {
     await ctx.close();
@@ -188,4 +199,20 @@ describe('ArchiveContext replays QA archives as libpcp does', () => {
       { setMode: { mode: 'interp', origin: [1523887285 + 5370, 0], delta: [-0, -350000000] } },
       { fetch: 80 },
     ]));
+
+  it('20180416.10.00: the same when every fetch follows a releaseMemory (caches dropped, state kept)', () =>
+    compareOnArchive(
+      Q('20180416.10.00'),
+      ['kernel.all.load', 'disk.dev.read', 'mem.util.used', 'network.interface.in.bytes'],
+      [
+        { setMode: { mode: 'interp', origin: [1523887285 + 5329, 0], delta: [7, 300000000] } },
+        { fetch: 10 },
+        { setMode: { mode: 'back', origin: [1523887285 + 5345, 0] } },
+        { fetch: 4 },
+        { setMode: { mode: 'interp', origin: [1523887285 + 5370, 0], delta: [-0, -350000000] } },
+        { fetch: 8 },
+      ],
+      {},
+      true,
+    ));
 });

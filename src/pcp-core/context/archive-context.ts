@@ -8,8 +8,10 @@ import { PM_ERR_INDOM_LOG, PM_ERR_MODE, PM_ERR_PMID, PM_ERR_PMID_LOG, PmError } 
 import type { FileSet } from '../io/file-set';
 import { resolveArchive } from '../io/archive-files';
 import { openStored } from '../io/open-stored';
+import { releaseIoCaches } from '../io/release-caches';
 import type { IgnoreMarks } from '../replay/interp-bounds';
 import { ReplaySession } from '../replay/replay-session';
+import { volumeBlockCache } from '../replay/volume-bytes';
 import type { Desc, InDom, InstanceList, PmId, Result, Timestamp } from '../types';
 import { replaySetOf, type ArchiveReplay } from './archive-replay-source';
 import { PM_MODE_BACK, PM_MODE_FORW, PM_MODE_INTERP, type Context, type ContextSource, type LabelSet, type PmnsChild, type ProfileChange, type ReplayMode, type TextKind } from './context';
@@ -134,6 +136,14 @@ export class ArchiveContext implements Context {
   /** Hint that a pmSetMode to `at` and a fetch will follow: the bytes there are read ahead. */
   prefetch(at: Timestamp): void {
     this.readAhead(at);
+  }
+
+  /** Idle: the replay's decoded records go (views that keep read bytes alive), and with them
+   *  the byte caches every open archive shares. */
+  releaseMemory(): void {
+    this.session.cursor.forgetRecords();
+    volumeBlockCache.clear();
+    releaseIoCaches();
   }
 
   fetch(ids: readonly PmId[]): Promise<Result> {

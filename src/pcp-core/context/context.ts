@@ -94,6 +94,12 @@ export interface Context {
    * state that a fetch can observe.
    */
   prefetch?(at: Timestamp): void;
+  /**
+   * Optional hint (no PMAPI equivalent): the client is idle, so bytes and records kept only to
+   * make the next reads cheaper may go (the view is drawn; memory budgets, io/README.md).
+   * Changes no state that a fetch can observe.
+   */
+  releaseMemory?(): void;
 
   /** pmDestroyContext. */
   close(): Promise<void>;

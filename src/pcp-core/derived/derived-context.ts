@@ -366,6 +366,10 @@ export class DerivedContext implements Context {
     this.inner.prefetch?.(at);
   }
 
+  releaseMemory(): void {
+    this.inner.releaseMemory?.();
+  }
+
   /**
    * The metrics a fetch of derived `id` asks the inner context for (binding it if need be):
    * [] when it has none (constants, anonymous metrics, a failed binding); undefined when `id`

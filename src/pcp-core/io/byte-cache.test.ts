@@ -40,4 +40,16 @@ describe('ByteCache', () => {
     expect(cache.get(`${y}1`)?.length).toBe(2);
     expect(cache.size).toBe(2);
   });
+
+  it('drops every entry on clear', () => {
+    const cache = new ByteCache(1000, 2);
+    cache.set('a', new Uint8Array(10));
+    cache.set('b', new Uint8Array(20));
+    cache.clear();
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.size).toBe(0);
+    cache.set('c', new Uint8Array(5));
+    expect(cache.size).toBe(5);
+  });
 });

@@ -62,6 +62,12 @@ export class ByteCache {
     }
   }
 
+  /** Drops every entry. */
+  clear(): void {
+    this.entries.clear();
+    this.total = 0;
+  }
+
   /** Drops every entry whose key starts with `prefix` (a closed source's blocks). */
   deletePrefix(prefix: string): void {
     for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.delete(key);

@@ -18,3 +18,4 @@ export { XzSource, xzBlockCache } from './xz-source';
 export { setXzStreamDecoder, xzDecodesOffThread, XzDecoderUnavailable, type XzStreamDecoder } from './xz-block';
 export { ZstdSource, zstdFrameCache } from './zstd-source';
 export { ByteCache } from './byte-cache';
+export { releaseIoCaches } from './release-caches';

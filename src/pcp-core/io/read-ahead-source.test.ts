@@ -79,8 +79,11 @@ describe('ReadAheadSource', () => {
       got++;
     }
     expect(got).toBeGreaterThan(60);
-    // The first window and the start of the second are read as asked; then only chunks.
-    const chunked = inner.reads.slice(1);
+    // Windows are read as asked until the pass has read a chunk's worth; then only chunks.
+    const asAsked = inner.reads.findIndex(([, length]) => length !== 16 * KB);
+    expect(asAsked).toBeGreaterThan(0);
+    expect(asAsked).toBeLessThanOrEqual(Math.ceil((64 * KB) / (16 * KB - 40)));
+    const chunked = inner.reads.slice(asAsked);
     expect(chunked.every(([offset, length]) => offset % (64 * KB) === 0 && (length === 64 * KB || offset + length === size))).toBe(true);
     const starts = chunked.map(([offset]) => offset);
     expect(new Set(starts).size).toBe(starts.length); // each chunk read once
@@ -92,18 +95,60 @@ describe('ReadAheadSource', () => {
     expect(held).toBeGreaterThanOrEqual(3 * 64 * KB);
   });
 
-  it('reads ahead one chunk more with each read in a row, up to its depth', async () => {
+  it('reads ahead once a pass has read a chunk’s worth, one chunk more with each read, up to its depth', async () => {
     const inner = new SlowSource(pattern(1024 * KB));
     const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 4, cache: new ByteCache(1 << 20) });
     await src.read(0, 16 * KB);
-    await src.read(16 * KB, 16 * KB); // first in a row: its chunk and one ahead
-    expect(inner.reads.slice(1).map(([offset]) => offset / KB)).toEqual([0, 64]);
-    await src.read(32 * KB, 16 * KB); // second: two ahead
-    await src.read(48 * KB, 16 * KB); // third: three ahead
-    expect(inner.reads.slice(1).map(([offset]) => offset / KB)).toEqual([0, 64, 128, 192]);
-    await src.read(64 * KB, 16 * KB); // fourth, in chunk 1: four ahead of it
-    await src.read(80 * KB, 16 * KB);
-    expect(inner.reads.slice(1).map(([offset]) => offset / KB)).toEqual([0, 64, 128, 192, 256, 320]);
+    await src.read(16 * KB, 16 * KB);
+    await src.read(32 * KB, 16 * KB); // a short run (a sample of a stepped replay): as asked
+    expect(inner.reads.map(([offset, length]) => [offset / KB, length / KB])).toEqual([[0, 16], [16, 16], [32, 16]]);
+    await src.read(48 * KB, 16 * KB); // a chunk's worth: its chunk and one ahead
+    expect(inner.reads.slice(3).map(([offset]) => offset / KB)).toEqual([0, 64]);
+    await src.read(64 * KB, 16 * KB); // in chunk 1: two ahead of it
+    expect(inner.reads.slice(3).map(([offset]) => offset / KB)).toEqual([0, 64, 128, 192]);
+    await src.read(80 * KB, 16 * KB); // three ahead
+    await src.read(96 * KB, 16 * KB); // four: the depth
+    await src.read(112 * KB, 16 * KB); // still four
+    expect(inner.reads.slice(3).map(([offset]) => offset / KB)).toEqual([0, 64, 128, 192, 256, 320]);
+  });
+
+  it('reads nothing ahead for short runs megabytes apart (a stepped replay over a big archive)', async () => {
+    const inner = new SlowSource(pattern(2048 * KB));
+    const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 4, cache: new ByteCache(1 << 20) });
+    const asked: [number, number][] = [];
+    for (let at = 0; at + 32 * KB <= 2048 * KB; at += 200 * KB) {
+      for (const part of [at, at + 16 * KB]) {
+        await src.read(part, 16 * KB);
+        asked.push([part, 16 * KB]);
+      }
+    }
+    expect(inner.reads).toEqual(asked);
+  });
+
+  it('serves a second reader trailing the first in one pass from the chunks read ahead', async () => {
+    // A stepped replay: its prefetch reads 16 KiB windows a few samples ahead, and the replay
+    // then reads the same windows; the pass goes on, each chunk read once, none dropped under
+    // the trailing reader.
+    const size = 2048 * KB;
+    const inner = new SlowSource(pattern(size));
+    const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 4, cache: new ByteCache(1 << 20) });
+    const windows: number[] = [];
+    for (let at = 0; at + 16 * KB <= size; at += 16 * KB) windows.push(at);
+    const lead = 8;
+    for (let k = 0; k < windows.length + lead; k++) {
+      const ahead = windows[k];
+      if (ahead !== undefined) await src.read(ahead, 16 * KB);
+      const behind = windows[k - lead];
+      if (behind !== undefined) expect(same(await src.read(behind, 16 * KB), inner.bytes.subarray(behind, behind + 16 * KB))).toBe(true);
+    }
+    const chunked = inner.reads.filter(([offset, length]) => offset % (64 * KB) === 0 && length === 64 * KB);
+    // The pass's first chunk's worth of windows is read as asked; everything else in chunks.
+    expect(inner.reads.length - chunked.length).toBeLessThanOrEqual(4);
+    // Every chunk is read, and once, but the pass's first: the leader has left it behind
+    // before the trailing reader's first read shows there is one.
+    const starts = chunked.map(([offset]) => offset);
+    expect(new Set(starts).size).toBe(size / (64 * KB));
+    expect(starts.filter((o) => o !== 0)).toHaveLength(size / (64 * KB) - 1);
   });
 
   it('assembles a read across two chunks and passes a bulk read through', async () => {

@@ -5,8 +5,10 @@
 // in flight (4), so decoding overlaps reading and each round trip carries more bytes. Chunks
 // wait in a shared LRU ByteCache (32 MiB for every open source together). Reads that do not
 // follow the previous one (labels, the index, seeks through the temporal index) pass straight
-// through and start no read-ahead, so opening an archive reads no more than before. A pass
-// holds the chunk before the current one, the current one and those ahead, no more.
+// through and start no read-ahead, so opening an archive reads no more than before; nor do
+// the first reads of a pass, until it has read a chunk's worth (a stepped replay's short runs
+// around samples megabytes apart). A pass may have a trailing reader (a stepped replay's
+// fetches behind its prefetch); it holds the chunk before that reader's, and those ahead.
 //
 // A chunk read ahead that fails is forgotten: the read that needs those bytes asks the source
 // itself, and reports its error.
@@ -48,11 +50,15 @@ export class ReadAheadSource implements ByteSource {
   private readonly owner = cacheOwner('ahead');
   /** Chunk reads in flight. */
   private readonly pending = new Map<number, Promise<Uint8Array | undefined>>();
-  /** The previous read, to tell a forward pass from seeks. */
-  private lastStart = -1;
-  private lastEnd = -1;
-  /** Sequential reads in a row: the read-ahead grows with it (one chunk, two, … the depth),
-   *  so a short run of reads (one window of a chart) does not pull in a depth of chunks. */
+  /** The pass: where it started and the furthest end read in it (-1: no pass), to tell a
+   *  forward pass from seeks. */
+  private passStart = -1;
+  private frontier = -1;
+  /** Where the last read behind the frontier started (Infinity: none): a second reader
+   *  trailing the first in the same pass, whose chunks must not be dropped under it. */
+  private trail = Infinity;
+  /** Reads in a row since the pass began reading ahead: the read-ahead grows with it (one
+   *  chunk, two, … the depth), so it does not start with a depth of chunks in flight. */
   private streak = 0;
   private closed = false;
 
@@ -104,16 +110,35 @@ export class ReadAheadSource implements ByteSource {
     return held ? Promise.resolve(held) : this.pending.get(k);
   }
 
-  /** Notes a read of [offset, end); on a forward pass, reads the chunks from it onwards ahead. */
+  /**
+   * Notes a read of [offset, end); on a forward pass, reads the chunks from it onwards ahead.
+   * A pass may have two readers, one trailing the other (a stepped replay reads what its
+   * prefetch asked for a few samples earlier): a read a little behind the frontier belongs to
+   * the pass, and chunks are dropped only behind the trailing reader.
+   */
   private track(offset: number, end: number): void {
-    const sequential = this.lastEnd >= 0 && offset >= this.lastStart && offset <= this.lastEnd + SEQUENTIAL_GAP;
-    this.lastStart = offset;
-    this.lastEnd = end;
-    this.streak = sequential ? this.streak + 1 : 0;
-    if (!sequential) return;
+    const behind = this.depth * this.chunkBytes;
+    const sequential = this.frontier >= 0 && offset >= this.frontier - behind && offset <= this.frontier + SEQUENTIAL_GAP;
+    if (!sequential) {
+      this.passStart = offset;
+      this.frontier = end;
+      this.trail = Infinity;
+      this.streak = 0;
+      return;
+    }
+    if (end > this.frontier) this.frontier = end;
+    else this.trail = offset;
+    // A trailing reader that stopped long ago no longer holds chunks back.
+    if (this.trail < this.frontier - 2 * behind) this.trail = Infinity;
+    // Reading ahead starts once the pass has read a chunk's worth: a stepped replay over a big
+    // archive reads a megabyte or two around each of its samples, megabytes apart, and chunks
+    // read ahead there would read the whole file (1175 of 1235 MB for 361 samples).
+    if (this.frontier - this.passStart < this.chunkBytes) return;
+    this.streak++;
     const first = Math.floor(offset / this.chunkBytes);
-    // Chunks the pass has left behind go: the reader above keeps the neighbourhood it re-reads.
-    this.cache.delete(this.owner + (first - 2));
+    // Chunks every reader of the pass has left behind go: the reader above keeps the
+    // neighbourhood it re-reads.
+    this.cache.delete(this.owner + (Math.floor(Math.min(offset, this.trail) / this.chunkBytes) - 2));
     const ahead = Math.min(this.depth, this.streak);
     const last = Math.min(Math.floor((end - 1) / this.chunkBytes) + ahead, Math.ceil(this.size / this.chunkBytes) - 1);
     for (let k = first; k <= last; k++) this.fetchChunk(k);

@@ -362,6 +362,12 @@ export class LogCursor {
     return typeof rec === 'string' ? { rejected: rec } : rec;
   }
 
+  /** Drops the decoded records (a cache only: what the next reads return is unchanged). */
+  forgetRecords(): void {
+    this.records.clear();
+    this.recordBytes = 0;
+  }
+
   private remember(start: number, rec: LogRecord): void {
     if (this.recordBytes >= RECORD_CACHE_BYTES) {
       this.records.clear();
