@@ -280,6 +280,11 @@ export class EngineApi {
     return this.fleet.metrics(pmproxyBase, glob);
   }
 
+  /** The stored history of some hosts in epoch ms (fleet-api.ts). */
+  fleetSpan(pmproxyBase: string, hosts: readonly string[]): Promise<{ startMs: number; endMs: number } | undefined> {
+    return this.fleet.span(pmproxyBase, hosts);
+  }
+
   /** One metric across hosts over a window: stored samples, one line per host (or instance). */
   fleetChart(pmproxyBase: string, request: FleetChartRequest): Promise<FleetChartAnswer> {
     return this.fleet.chart(pmproxyBase, request);

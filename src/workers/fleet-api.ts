@@ -14,7 +14,8 @@ export interface FleetChartRequest {
   readonly startMs: number;
   readonly finishMs: number;
   readonly widthPx: number;
-  readonly aggregate: Exclude<Aggregate, { readonly topk: number }>;
+  /** Instances folded per host at each sample, or the top N instances at each sample. */
+  readonly aggregate: Aggregate;
 }
 
 export interface FleetChartLine {
@@ -81,6 +82,14 @@ export class FleetApi {
   /** Metric names across the whole store matching a glob (`kernel.*`). */
   metrics(baseUrl: string, glob: string): Promise<string[]> {
     return boundary(`pmproxy ${baseUrl} metrics ${glob}`, () => this.client(baseUrl).metrics(glob));
+  }
+
+  /** The stored history of `hosts` in epoch ms (earliest and newest stored sample), if any. */
+  span(baseUrl: string, hosts: readonly string[]): Promise<{ startMs: number; endMs: number } | undefined> {
+    return boundary(`pmproxy ${baseUrl} history of ${hosts.join(', ')}`, async () => {
+      const s = await this.client(baseUrl).span(hosts);
+      return s && { startMs: s.startSec * 1000, endMs: s.finishSec * 1000 };
+    });
   }
 
   chart(baseUrl: string, req: FleetChartRequest): Promise<FleetChartAnswer> {

@@ -112,6 +112,19 @@ describe('the fleet client against pmproxy 6.0.3 and its store', () => {
     }
   });
 
+  it('gives the stored history of hosts: their first and last stored records', async () => {
+    const span = async (archive: string): Promise<{ start: { sec: number; nsec: number }; end: { sec: number; nsec: number } }> =>
+      JSON.parse(await runPythonOracle('archive-span.py', [join(QA_ARCHIVES, archive)])) as { start: { sec: number; nsec: number }; end: { sec: number; nsec: number } };
+    const [vm00, smash] = await Promise.all([span('multi-vm00'), span('pcp-uptime')]);
+    const one = await client.span(['vm00']);
+    expect(one?.startSec).toBeCloseTo(ms(vm00.start) / 1000, 6);
+    expect(one?.finishSec).toBeCloseTo(ms(vm00.end) / 1000, 6);
+    const both = await client.span(['vm00', 'smash']);
+    expect(both?.startSec).toBeCloseTo(Math.min(ms(vm00.start), ms(smash.start)) / 1000, 6);
+    expect(both?.finishSec).toBeCloseTo(Math.max(ms(vm00.end), ms(smash.end)) / 1000, 6);
+    expect(await client.span(['no-such-host'])).toBeUndefined();
+  });
+
   it('finds metrics by glob as pmseries -g GLOB -m does', async () => {
     for (const glob of ['sampledso.*', 'kernel.all.*', 'nosuch.*']) {
       const run = await px.pmseries(['-g', glob, '-m']);

@@ -239,6 +239,30 @@ export class FleetClient {
   }
 
   /**
+   * The stored history of `hosts`: the earliest and the newest stored sample among a few of
+   * each host's series (the first `spanSeries` ids; a metric logged once would end early,
+   * so several are read). /series/values with `samples=1` answers the newest sample of each
+   * series, with `start` and `samples=1` the first after start. Undefined when none has a sample.
+   */
+  async span(hosts: readonly string[], signal?: AbortSignal, spanSeries = 32): Promise<{ startSec: number; finishSec: number } | undefined> {
+    const ids = (
+      await Promise.all(hosts.map(async (h) => [...(await this.seriesIds(`{hostname:${quoteLabelValue(h)}}`, signal))].sort().slice(0, spanSeries)))
+    ).flat();
+    let first = Infinity;
+    let last = -Infinity;
+    for (const part of chunks(ids, ID_CHUNK)) {
+      const series = part.join(',');
+      const [oldest, newest] = await Promise.all([
+        this.transport.getJson('/series/values', { series, start: '1', samples: '1' }, signal, true),
+        this.transport.getJson('/series/values', { series, samples: '1' }, signal, true),
+      ]);
+      for (const v of decodeValues(oldest, this.url('/series/values'))) first = Math.min(first, v.timestampMs);
+      for (const v of decodeValues(newest, this.url('/series/values'))) last = Math.max(last, v.timestampMs);
+    }
+    return Number.isFinite(first) && Number.isFinite(last) ? { startSec: first / 1000, finishSec: last / 1000 } : undefined;
+  }
+
+  /**
    * One chart: `metric` on each of `hosts` over [startSec, finishSec], one line per instance
    * (or per host when `aggregate` folds the instances), counters through rate(). A host that
    * fails has its error in its entry; the others still have their lines. A newer request with

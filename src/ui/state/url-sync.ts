@@ -55,9 +55,26 @@ function remember(fragment: string, title: string): void {
   }
 }
 
+/**
+ * A part of the page address kept by another module (the fleet tab: `fleet=`), written after
+ * `dash=` whenever it changes; `text()` is undefined when the part has nothing to say.
+ */
+export interface FragmentPart {
+  text(): string | undefined;
+  subscribe(onChange: () => void): () => void;
+}
+
+const parts: FragmentPart[] = [];
+let partChanged: (() => void) | undefined;
+
+export function addFragmentPart(part: FragmentPart): void {
+  parts.push(part);
+  part.subscribe(() => partChanged?.());
+}
+
 /** The fragment for the dashboard as it is now. */
 export function currentFragment(): string {
-  return encodeSnapshot(takeSnapshot(dash()));
+  return [encodeSnapshot(takeSnapshot(dash())), ...parts.map((p) => p.text()).filter((t): t is string => t !== undefined)].join('&');
 }
 
 /** A link that reopens this dashboard. */
@@ -82,15 +99,20 @@ function write(): void {
 /** Rewrites the fragment whenever what it holds changes. Returns the stop function. */
 export function startUrlSync(): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const stop = watchDash((s, p) => {
-    if (s.tabs === p.tabs && s.charts === p.charts && s.activeTabId === p.activeTabId && s.sources === p.sources && s.positionMs === p.positionMs && s.intervalMs === p.intervalMs && s.intervalFixed === p.intervalFixed && s.windowMs === p.windowMs && s.zone === p.zone && s.bounds === p.bounds && s.liveIntervalMs === p.liveIntervalMs && s.liveHistoryMs === p.liveHistoryMs) return;
+  const schedule = (): void => {
     if (timer === undefined) timer = setTimeout(() => {
       timer = undefined;
       write();
     }, SYNC_DELAY_MS);
+  };
+  const stop = watchDash((s, p) => {
+    if (s.tabs === p.tabs && s.charts === p.charts && s.activeTabId === p.activeTabId && s.sources === p.sources && s.positionMs === p.positionMs && s.intervalMs === p.intervalMs && s.intervalFixed === p.intervalFixed && s.windowMs === p.windowMs && s.zone === p.zone && s.bounds === p.bounds && s.liveIntervalMs === p.liveIntervalMs && s.liveHistoryMs === p.liveHistoryMs) return;
+    schedule();
   });
+  partChanged = schedule;
   return () => {
     stop();
+    partChanged = undefined;
     if (timer !== undefined) clearTimeout(timer);
   };
 }
