@@ -1,13 +1,14 @@
 // The Fleet panel (left sidebar): the hosts of the pmproxy store that `pmdash serve --pmproxy`
 // forwards, with their labels, filterable; ticking hosts and "Open fleet tab" opens a fleet
 // tab over them. It probes /pmproxy/series/ping once: without a pmproxy it shows nothing.
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { asEngineError, describeError, getEngine } from '../engine-client';
 import { notify } from '../menu/notices';
 import { dash } from '../store';
 import { DEFAULT_WINDOW_MS, loggingInterval } from '../state/time-slice';
 import { addFragmentPart } from '../state/url-sync';
-import { DEFAULT_TOP_N, FLEET_BASE_PATH, decodeFleetTab, encodeFleetTab, filterHosts, fleetState, labelTexts, setFleet, subscribeFleet, useFleet, type FleetTab } from './fleet-state';
+import { PMPROXY_BASE_PATH, openLiveViaPmproxy } from '../sources/open-sources';
+import { DEFAULT_TOP_N, decodeFleetTab, encodeFleetTab, filterHosts, fleetState, labelTexts, setFleet, subscribeFleet, useFleet, type FleetTab } from './fleet-state';
 import './fleet.css';
 
 /** The fleet tab a shared link holds, read before anything rewrites the address. */
@@ -31,7 +32,7 @@ addFragmentPart({
 
 /** The same-origin pmproxy prefix as an absolute URL (the worker's fetch needs one). */
 export function fleetBase(): string {
-  return `${location.origin}${FLEET_BASE_PATH}`;
+  return `${location.origin}${PMPROXY_BASE_PATH}`;
 }
 
 async function loadHosts(): Promise<void> {
@@ -97,6 +98,21 @@ export function closeFleetTab(): void {
   dash().archiveBoundsChanged();
 }
 
+/** "Live via pmproxy": a host pmproxy can reach, charted live through its /pmapi (no bridge). */
+function LiveViaPmproxy() {
+  const [host, setHost] = useState('localhost');
+  const id = useId();
+  return (
+    <form className="fleet-live" onSubmit={(e) => { e.preventDefault(); if (host.trim() !== '') void openLiveViaPmproxy(host.trim()); }}>
+      <label htmlFor={id} className="fleet-label">Live via pmproxy (/pmapi): a host pmproxy can reach</label>
+      <div className="fleet-live-row">
+        <input id={id} type="text" data-testid="pmapi-host" placeholder="host name" value={host} onChange={(e) => setHost(e.target.value)} />
+        <button type="submit" data-testid="pmapi-connect">Live via pmproxy</button>
+      </div>
+    </form>
+  );
+}
+
 export function FleetPanel() {
   const available = useFleet((s) => s.available);
   const hosts = useFleet((s) => s.hosts);
@@ -151,6 +167,7 @@ export function FleetPanel() {
       <button type="button" data-testid="fleet-open" disabled={picked.length === 0} onClick={() => void openFleetTab()}>
         Open fleet tab{picked.length > 0 ? ` (${picked.length} host${picked.length > 1 ? 's' : ''})` : ''}
       </button>
+      <LiveViaPmproxy />
     </div>
   );
 }

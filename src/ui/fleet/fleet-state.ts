@@ -6,8 +6,6 @@ import { useSyncExternalStore } from 'react';
 import type { FleetHost } from '../../pcp-core/fleet';
 import type { EngineError } from '../../workers/engine-types';
 
-/** `pmdash serve --pmproxy URL` forwards pmproxy's read endpoints here (same origin). */
-export const FLEET_BASE_PATH = '/pmproxy';
 
 /** Instances per host: folded at each sample, each instance, or the top N at each sample. */
 export type FleetAggregate = 'sum' | 'avg' | 'max' | 'min' | 'none' | 'top';

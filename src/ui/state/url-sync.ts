@@ -14,7 +14,7 @@
 import { asEngineError, describeError, getEngine } from '../engine-client';
 import { notify } from '../menu/notices';
 import { bridgeUrlFor } from '../sources/bridge-url';
-import { claimOpens, openLive, openUrl } from '../sources/open-sources';
+import { claimOpens, openLive, openLiveViaPmproxy, openUrl } from '../sources/open-sources';
 import { dash, watchDash, type DashState } from '../store';
 import { zoneTz } from '../time/zone';
 import { loadStandardView, openViewText } from '../views/view-actions';
@@ -225,7 +225,7 @@ export function restoreFromAddress(hash: string): Promise<void> | undefined {
   const layout = snapshotLayout(snap, ids);
   dash().replacedLayout(layout.tabs, layout.charts, layout.idSerial);
   dash().selectedTab(layout.activeTabId);
-  const opens = snap.sources.flatMap((s) => ('url' in s ? [openUrl(s.url)] : 'host' in s ? [openLive(s.host, bridgeUrlFor(s.host))] : []));
+  const opens = snap.sources.flatMap((s) => ('url' in s ? [openUrl(s.url)] : 'host' in s ? [s.via === 'pmproxy' ? openLiveViaPmproxy(s.host) : openLive(s.host, bridgeUrlFor(s.host))] : []));
   if (warnings.length > 0) notify('warning', `Restoring the dashboard from the link:\n${warnings.join('\n')}`);
   return Promise.all(opens).then(() => {
     // Time shifts before the time: the link's position is in drawn (shifted) time.
