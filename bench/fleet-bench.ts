@@ -5,7 +5,8 @@
 // listing the hosts, and one 24-hour chart across every host through the fleet client (the
 // one the app's worker and `pmdash fleet` use) — each against `pmseries` answering the same
 // query from the same store in the same run (one query over all hosts: `{hostname=~…}`).
-// The chart rows say the bytes pmproxy sent and the points per line (≤ 2 per pixel).
+// The chart rows say the bytes pmproxy sent and the points per line (≤ 2 per pixel); they ask
+// the app's density (one stored sample per 2 px, as the fleet tab does).
 // PMDASH_BENCH_FLEET_HOSTS (default 100), PMDASH_BENCH_FLEET_HOURS (24) and
 // PMDASH_BENCH_FLEET_INTERVAL (60 s) size it.
 import { spawnSync } from 'node:child_process';
@@ -17,6 +18,8 @@ import { startThrowawayPmproxy, type ThrowawayPmproxy } from '../test/throwaway-
 import type { MeasuredResult } from './harness';
 
 const WIDTH_PX = 1000;
+/** The app's density (its time bar's one sample per 2 px, state/time-slice.ts PX_PER_SAMPLE). */
+const POINTS_PER_PX = 0.5;
 const RUNS = 3;
 
 function median(xs: readonly number[]): number {
@@ -113,9 +116,12 @@ export async function runFleetBenchmarks(wanted: (name: string) => boolean): Pro
     }
 
     const hostNames = archives.map((a) => a.split('/').pop() ?? a);
+    // pmproxy subsamples plain queries to one stored sample per interval; the client's counter
+    // rates are taken between the samples kept, so pmseries is asked the same raw samples.
+    const step = (hours * 3600) / (POINTS_PER_PX * WIDTH_PX);
     for (const [name, metric, nativeExpr] of [
-      [names.instant, 'kernel.all.load', `kernel.all.load${match}[start:${startSec},finish:${finishSec},interval:${(hours * 3600) / (2 * WIDTH_PX)}]`],
-      [names.counter, 'kernel.all.cpu.user', `rate(kernel.all.cpu.user${match}[start:${startSec},finish:${finishSec}])`],
+      [names.instant, 'kernel.all.load', `kernel.all.load${match}[start:${startSec},finish:${finishSec},interval:${step}]`],
+      [names.counter, 'kernel.all.cpu.user', `kernel.all.cpu.user${match}[start:${startSec},finish:${finishSec},interval:${step}]`],
     ] as const) {
       if (!wanted(name)) continue;
       process.stderr.write(`bench: ${name}…\n`);
@@ -127,7 +133,7 @@ export async function runFleetBenchmarks(wanted: (name: string) => boolean): Pro
       for (let i = 0; i < RUNS; i++) {
         const counting = countingFetch();
         const client = new FleetClient({ baseUrl: p.url, fetch: counting.fetch });
-        const [r, ms] = await timedAsync(() => client.chart({ metric, hosts: hostNames, startSec, finishSec, widthPx: WIDTH_PX, aggregate: 'none' }));
+        const [r, ms] = await timedAsync(() => client.chart({ metric, hosts: hostNames, startSec, finishSec, widthPx: WIDTH_PX, pointsPerPx: POINTS_PER_PX, aggregate: 'none' }));
         ours.push(ms);
         stats = pointsPerLine(r);
         bytes = counting.bytes();
@@ -138,7 +144,7 @@ export async function runFleetBenchmarks(wanted: (name: string) => boolean): Pro
       if (stats.failed > 0) throw new Error(`${name}: ${stats.failed} hosts failed`);
       out.push({
         name,
-        work: `one ${WIDTH_PX} px chart, ${stats.lines} lines, fresh client caches (fleet client chart(): one /series/query per host, 6 at a time) vs pmseries -t '${nativeExpr.replace(/\[.*\]/, '[…]')}' (${nativeLines} values); pmdash got ${(bytes / 1024).toFixed(0)} KiB from pmproxy, ≤ ${stats.max} points per line (mean ${stats.mean.toFixed(0)}; 2 per px = ${2 * WIDTH_PX}); goal < 2000 ms`,
+        work: `one ${WIDTH_PX} px chart at the app's ${POINTS_PER_PX} stored samples per px (pmproxy subsamples; counters' rates taken here between the samples kept), ${stats.lines} lines, fresh client caches (fleet client chart(): one /series/query per host, 6 at a time) vs pmseries -t '${nativeExpr.replace(/\[.*\]/, '[…,interval:…]')}' (${nativeLines} values); pmdash got ${(bytes / 1024).toFixed(0)} KiB from pmproxy, ≤ ${stats.max} points per line (mean ${stats.mean.toFixed(0)}; 2 per px = ${2 * WIDTH_PX}); goal < 2000 ms`,
         nativeMs: median(native),
         pmdashMs: median(ours),
         ratio: median(ours) / median(native),

@@ -14,6 +14,8 @@ export interface FleetChartRequest {
   readonly startMs: number;
   readonly finishMs: number;
   readonly widthPx: number;
+  /** Stored samples asked per pixel where pmproxy subsamples (the fleet client's default: 2). */
+  readonly pointsPerPx?: number;
   /** Instances folded per host at each sample, or the top N instances at each sample. */
   readonly aggregate: Aggregate;
 }
@@ -31,6 +33,8 @@ export interface FleetChartHost {
   readonly units: string;
   readonly lines: readonly FleetChartLine[];
   readonly decimated: boolean;
+  /** A counter drawn as its rate, by pmproxy's rate() or worked out here between subsampled samples. */
+  readonly rated: boolean;
   readonly error?: EngineError;
 }
 
@@ -51,6 +55,7 @@ function plainChart(r: ChartResult): FleetChartAnswer {
       units: h.desc?.units ?? '',
       lines: h.lines.map((l) => ({ name: l.name, timesMs: l.timesMs, values: l.values })),
       decimated: h.decimated,
+      rated: h.rateHere === true || h.expr.includes('rate('),
       ...(h.error ? { error: toEngineError(h.error, h.host) } : {}),
     })),
   };
@@ -102,6 +107,7 @@ export class FleetApi {
           startSec: req.startMs / 1000,
           finishSec: req.finishMs / 1000,
           widthPx: req.widthPx,
+          ...(req.pointsPerPx !== undefined && { pointsPerPx: req.pointsPerPx }),
           aggregate: req.aggregate,
         });
         return plainChart(r);

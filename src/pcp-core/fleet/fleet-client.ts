@@ -47,6 +47,11 @@ export interface ChartRequest {
   readonly finishSec: number;
   /** The chart's plot width: at most about 2 points per pixel come back per line. */
   readonly widthPx: number;
+  /**
+   * Stored samples asked per pixel when pmproxy may subsample (default 2, the most a line may
+   * have; the app asks 0.5, its time bar's one sample per 2 px). Never below one a second.
+   */
+  readonly pointsPerPx?: number;
   readonly aggregate?: Aggregate;
   /** Counters through rate() (default true); false draws the raw counter. */
   readonly rate?: boolean;
@@ -70,6 +75,11 @@ export interface ChartHost {
   readonly lines: readonly ChartLine[];
   /** Lines thinned here to 2 points per pixel (pmproxy cannot subsample under a function). */
   readonly decimated: boolean;
+  /**
+   * A counter whose rate is worked out here, between the stored samples pmproxy kept when it
+   * subsampled the raw counter (`expr` is that plain query): rate() cannot be subsampled.
+   */
+  readonly rateHere?: boolean;
   /** Why this host has no lines (others still have theirs). */
   readonly error?: FleetError;
 }
@@ -280,7 +290,7 @@ export class FleetClient {
       if (!(span > 0) || !(request.widthPx >= 1)) throw new FleetError(EPROTO, `empty chart window (${request.startSec}..${request.finishSec}, ${request.widthPx} px)`, this.url('/series/query'));
       // pmproxy keeps at most one sample per interval; below a second its subsampling resets
       // on every sample (query.c compares whole seconds), so it is asked only from 1 s up.
-      const step = span / (2 * Math.floor(request.widthPx));
+      const step = span / (Math.min(2, request.pointsPerPx ?? 2) * Math.floor(request.widthPx));
       const intervalSec = step >= 1 ? step : undefined;
       const window: TimeSpec = { startSec: request.startSec, finishSec: request.finishSec, intervalSec };
       const hosts = await Promise.all(request.hosts.map((host) => this.chartHost(request, host, window, signal)));
@@ -299,13 +309,17 @@ export class FleetClient {
       const [descs, instances] = await Promise.all([this.descs(ids, signal), this.instances(ids, signal)]);
       const desc = descs.get(ids[0]);
       const counter = (request.rate ?? true) && desc?.semantics === 'counter';
-      const expr = chartExpr(request.metric, host, window, counter, aggregate);
+      // A counter's rate over a subsampled window: the raw counter subsampled by pmproxy (a
+      // function's operand cannot be), its rate taken here between the samples kept.
+      const rateHere = counter && aggregate === 'none' && window.intervalSec !== undefined;
+      const expr = chartExpr(request.metric, host, window, counter && !rateHere, aggregate);
       // rate() of a metric without instances names the metric's own series as the instance.
       const values = (await this.queryValues(expr, signal)).map((v) => (v.instance !== undefined && ids.includes(v.instance) ? { ...v, instance: undefined } : v));
       const names = new Map<string, string>();
       for (const list of instances.values()) for (const i of list) names.set(i.instance, i.name);
       const folded = aggregate !== 'none' && typeof aggregate !== 'object';
-      const raw = linesOf(values, (instance) => (folded ? aggregate : instance !== undefined ? (names.get(instance) ?? instance) : ''));
+      const stored = linesOf(values, (instance) => (folded ? aggregate : instance !== undefined ? (names.get(instance) ?? instance) : ''));
+      const raw = rateHere ? stored.map(rateLine) : stored;
       const t0Ms = window.startSec * 1000;
       const t1Ms = window.finishSec * 1000;
       let decimated = false;
@@ -314,7 +328,7 @@ export class FleetClient {
         if (d !== l) decimated = true;
         return { ...l, ...d };
       });
-      return { host, expr, desc, lines, decimated };
+      return { host, expr, desc, lines, decimated, ...(rateHere && { rateHere: true }) };
     } catch (e) {
       if (isFleetCancel(e) || signal.aborted) throw e;
       if (e instanceof FleetError) return { host, expr: '', lines: [], decimated: false, error: e };
@@ -332,6 +346,23 @@ function commonLabels(sets: readonly Labels[]): Record<string, unknown> {
     if (sets.every((s) => k in s && JSON.stringify(s[k]) === text)) out[k] = v;
   }
   return out;
+}
+
+/**
+ * A counter line as rates between consecutive stored samples, at the later one's time, as
+ * pmseries rate() pairs them; a decrease (a counter reset or wrap) or a repeated time is a gap.
+ */
+function rateLine(l: ChartLine): ChartLine {
+  const n = Math.max(0, l.timesMs.length - 1);
+  const timesMs = new Float64Array(n);
+  const values = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const dt = (l.timesMs[i + 1] - l.timesMs[i]) / 1000;
+    const dv = l.values[i + 1] - l.values[i];
+    timesMs[i] = l.timesMs[i + 1];
+    values[i] = dt > 0 && dv >= 0 ? dv / dt : NaN;
+  }
+  return { ...l, timesMs, values };
 }
 
 /** Groups values into time-ordered lines, one per (series, instance), in first-seen order. */

@@ -9,6 +9,7 @@ import { asEngineError, describeError, getEngine } from '../engine-client';
 import type { ViewInstances } from '../../pcp-core/views/view-model';
 import type { EngineError } from '../../workers/engine-types';
 import type { FleetChartAnswer, FleetChartHost } from '../../workers/fleet-api';
+import { PX_PER_SAMPLE } from '../state/time-slice';
 import { fleetBase } from './fleet-panel';
 import { setFleet, type FleetTab } from './fleet-state';
 import { FleetChart, FleetWindowForm, SamplesTable, drawnUnits, useFleetWindow, type FleetWindow } from './fleet-view';
@@ -65,7 +66,7 @@ function plotLineName(plot: OverviewPlot, instance: string): string {
 async function drawChart(host: string, chart: OverviewChart, index: number, win: FleetWindow, widthPx: number): Promise<DrawnChart | undefined> {
   const parts = await Promise.all(
     chart.plots.map((p, j) =>
-      getEngine().fleetChart(fleetBase(), { key: `fleet-host-${index}-${j}`, metric: p.metric, hosts: [host], startMs: win.startMs, finishMs: win.finishMs, widthPx, aggregate: 'none' }),
+      getEngine().fleetChart(fleetBase(), { key: `fleet-host-${index}-${j}`, metric: p.metric, hosts: [host], startMs: win.startMs, finishMs: win.finishMs, widthPx, pointsPerPx: 1 / PX_PER_SAMPLE, aggregate: 'none' }),
     ),
   );
   if (parts.some((p) => p.cancelled)) return undefined;
@@ -88,7 +89,7 @@ async function drawChart(host: string, chart: OverviewChart, index: number, win:
     exprs.push(h.expr);
     for (const l of h.lines) if (selects(plot, l.name)) lines.push({ ...l, name: plotLineName(plot, l.name) });
   });
-  const merged: FleetChartHost | undefined = first && { ...first, expr: exprs.join(' ; '), lines, decimated: parts.some((p) => p.hosts[0]?.decimated === true) };
+  const merged: FleetChartHost | undefined = first && { ...first, expr: exprs.join(' ; '), lines, decimated: parts.some((p) => p.hosts[0]?.decimated === true), rated: parts.some((p) => p.hosts[0]?.rated === true) };
   return { chart, answer: { metric: chart.title, hosts: merged ? [merged] : [] }, missing, errors };
 }
 

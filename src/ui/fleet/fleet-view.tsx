@@ -11,6 +11,7 @@ import { asEngineError, describeError, getEngine } from '../engine-client';
 import type { EngineError } from '../../workers/engine-types';
 import type { FleetChartAnswer } from '../../workers/fleet-api';
 import { dash, useDash } from '../store';
+import { PX_PER_SAMPLE } from '../state/time-slice';
 import { fleetBase } from './fleet-panel';
 import { FleetHeatmap } from './fleet-heatmap';
 import { FleetHostView } from './fleet-host-view';
@@ -33,7 +34,7 @@ function lineColors(answer: FleetChartAnswer): string[][] {
 /** The unit of what is drawn: a counter under rate() is per second. */
 export function drawnUnits(h: FleetChartAnswer['hosts'][number]): string {
   const units = h.units === 'none' ? '' : h.units;
-  return h.expr.includes('rate(') ? `${units || 'count'} / sec` : units;
+  return h.rated ? `${units || 'count'} / sec` : units;
 }
 
 /** The window a chart answers: the time bar's when the chart was asked. */
@@ -93,7 +94,7 @@ export function SamplesTable({ answer, aggregate, label }: { answer: FleetChartA
       {answer.hosts.map((h) => (
         <details key={h.host} data-testid="fleet-samples" data-host={h.host} data-metric={answer.metric}>
           <summary>
-            Stored samples of <b>{h.host}</b> {h.expr && <code>{h.expr}</code>} {h.decimated && '(thinned to 2 per pixel)'}
+            Stored samples of <b>{h.host}</b> {h.expr && <code>{h.expr}</code>} {h.rated && !h.expr.includes('rate(') && '(as rates between the samples pmproxy kept)'} {h.decimated && '(thinned to 2 per pixel)'}
           </summary>
           {h.lines.map((l) => (
             <table key={l.name}>
@@ -185,7 +186,7 @@ function FleetMetricView({ tab }: { tab: FleetTab }) {
     const widthPx = Math.max(100, (bodyRef.current?.clientWidth ?? 1000) - 80);
     const aggregate = tab.aggregate === 'top' ? { topk: tab.topN } : tab.aggregate;
     getEngine()
-      .fleetChart(fleetBase(), { key: 'fleet-tab', metric: tab.metric, hosts: tab.hosts, startMs: win.startMs, finishMs: win.finishMs, widthPx, aggregate })
+      .fleetChart(fleetBase(), { key: 'fleet-tab', metric: tab.metric, hosts: tab.hosts, startMs: win.startMs, finishMs: win.finishMs, widthPx, pointsPerPx: 1 / PX_PER_SAMPLE, aggregate })
       .then((a) => {
         if (!live || a.cancelled) return;
         setResult({ tab, win, answer: a });
