@@ -2,9 +2,9 @@
 // the series store's hosts with their labels; picking two hosts and a metric found by search
 // opens a fleet tab whose chart draws one line per host, and whose stored samples equal the
 // archives' recorded values (python3-pcp pmFetchArchive: test/oracle/stored-samples.py).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { runPythonOracle } from '../test/oracle';
-import { QA } from './dash';
+import { QA, source } from './dash';
 
 const port = Number(process.env.PMDASH_E2E_PORT ?? 8145);
 const fleetPort = Number(process.env.PMDASH_E2E_FLEET_PORT ?? port + 1);
@@ -24,8 +24,7 @@ function utc(ms: number): string {
 test('the Fleet panel lists the store hosts; a fleet tab charts one metric across two hosts at their stored samples', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`http://localhost:${fleetPort}/`);
-  await expect(page.getByTestId('time-bar')).toBeVisible();
+  await defaultPage(page);
 
   const panel = page.getByTestId('fleet-panel');
   await expect(panel).toBeVisible();
@@ -115,6 +114,23 @@ function closeTo(got: number, want: number): boolean {
   return Math.abs(got - want) <= 5e-7 * Math.max(1, Math.abs(want));
 }
 
+/**
+ * The default page of the fleet server once its demo has opened and become current (a tab
+ * opened before would have its time moved back into the demo as the demo opens).
+ */
+async function defaultPage(page: Page): Promise<void> {
+  await page.goto(`http://localhost:${fleetPort}/`);
+  await expect(page.getByTestId('time-bar')).toBeVisible();
+  await expect(source(page, 'pmdash-demo')).toHaveClass(/current/, { timeout: 30_000 });
+  await expect(page.getByTestId('chart').first()).toBeVisible();
+}
+
+/** Opens a stored-samples table (a <details>) unless it is open. */
+async function openSamples(details: Locator): Promise<void> {
+  if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+  await expect(details).toHaveAttribute('open', '');
+}
+
 /** The time bar's window the fleet view shows, read from its From/To fields (UTC). */
 async function shownWindow(page: Page): Promise<{ fromMs: number; toMs: number }> {
   const from = await page.getByTestId('fleet-from').inputValue();
@@ -125,8 +141,7 @@ async function shownWindow(page: Page): Promise<{ fromMs: number; toMs: number }
 test('clicking a host drills down to its Overview from the store, with the stored samples; a share link restores it', async ({ page, browser }) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`http://localhost:${fleetPort}/`);
-  await expect(page.getByTestId('time-bar')).toBeVisible();
+  await defaultPage(page);
   const row = page.locator('[data-testid=fleet-host][data-host="sourceware.org"]');
   await row.getByTestId('fleet-drill').click();
 
@@ -135,6 +150,7 @@ test('clicking a host drills down to its Overview from the store, with the store
   await expect(page.getByTestId('fleet-tab-title')).toHaveText('Overview of sourceware.org from the store');
   // The time bar moved onto the host's stored history (bug1057: 2014-06-10 00:52 – 01:01 UTC).
   await expect(page.getByTestId('fleet-from')).toHaveValue(/^2014-06-10 00:5/);
+  await expect(page.getByTestId('fleet-busy')).toHaveCount(0);
   const win = await shownWindow(page);
 
   // Average load: one line per plot of pmchart's Overview chart (kernel.all.load's 1 minute instance, hinv.ncpu).
@@ -144,7 +160,7 @@ test('clicking a host drills down to its Overview from the store, with the store
   expect(inWindow.length).toBe(load.samples.length);
   const loadChart = view.locator('[data-testid=fleet-host-chart][data-title="Average Load [sourceware.org]"]');
   await expect(loadChart.getByTestId('fleet-chart').locator('canvas')).toBeVisible();
-  await loadChart.locator('[data-testid=fleet-samples] summary').click();
+  await openSamples(loadChart.getByTestId('fleet-samples'));
   for (const [line, s, inst] of [['1 min', load, '1 minute'], ['# cpus', ncpu, '']] as const) {
     const rows = loadChart.locator(`[data-testid=fleet-sample][data-line="${line}"]`);
     await expect(rows).toHaveCount(s.samples.length);
@@ -160,7 +176,7 @@ test('clicking a host drills down to its Overview from the store, with the store
   // Disk IOPS: disk.all.read, a counter, as rate() between stored samples.
   const reads = await stored('bug1057', 'disk.all.read');
   const disk = view.locator('[data-testid=fleet-host-chart][data-title="IOPS over all Disks [sourceware.org]"]');
-  await disk.locator('[data-testid=fleet-samples] summary').click();
+  await openSamples(disk.getByTestId('fleet-samples'));
   const readRows = disk.locator('[data-testid=fleet-sample][data-line="Reads"]');
   await expect(readRows).toHaveCount(reads.samples.length - 1);
   for (let i = 1; i < reads.samples.length; i++) {
@@ -187,12 +203,13 @@ test('clicking a host drills down to its Overview from the store, with the store
 test('top N instances per host at each stored sample; the fleet tab comes back from a share link', async ({ page, browser }) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`http://localhost:${fleetPort}/`);
+  await defaultPage(page);
   const panel = page.getByTestId('fleet-panel');
   await panel.locator('[data-testid=fleet-host][data-host=vm00] input[type=checkbox]').check();
   await panel.locator('[data-testid=fleet-host][data-host=vm01] input[type=checkbox]').check();
   await page.getByTestId('fleet-open').click();
   await expect(page.getByTestId('fleet-from')).toHaveValue(/^2013-01-0/);
+  await expect(page.getByTestId('fleet-busy')).toHaveCount(0);
   await page.getByTestId('fleet-metric-search').fill('sampledso.bin');
   await page.getByRole('button', { name: 'Search the fleet' }).click();
   await page.locator('[data-testid=fleet-metric][data-metric="sampledso.bin"]').click();

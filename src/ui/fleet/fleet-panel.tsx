@@ -81,7 +81,7 @@ export async function openFleetTab(hosts: readonly string[] = fleetState().picke
   if (hosts.length === 0) return;
   const s = fleetState();
   const tab: FleetTab = { hosts: [...hosts], metric: s.tab?.metric ?? '', aggregate: s.tab?.aggregate ?? 'sum', topN: s.tab?.topN ?? DEFAULT_TOP_N, ...(drill !== undefined && { drill }) };
-  setFleet({ tab });
+  // The time bar moves first, so the tab's first query is already over the stored history.
   try {
     const span = await getEngine().fleetSpan(fleetBase(), hosts);
     if (span) showHistory(span.startMs, span.endMs);
@@ -89,6 +89,7 @@ export async function openFleetTab(hosts: readonly string[] = fleetState().picke
   } catch (e) {
     notify('error', describeError(asEngineError(e, `history of ${hosts.join(', ')}`)));
   }
+  setFleet({ tab });
 }
 
 /** Closes the fleet tab; the time bar's bounds go back to the archives'. */
