@@ -293,7 +293,13 @@ export class FleetClient {
       const step = span / (Math.min(2, request.pointsPerPx ?? 2) * Math.floor(request.widthPx));
       const intervalSec = step >= 1 ? step : undefined;
       const window: TimeSpec = { startSec: request.startSec, finishSec: request.finishSec, intervalSec };
-      const hosts = await Promise.all(request.hosts.map((host) => this.chartHost(request, host, window, signal)));
+      // Series ids per host first, then descriptors and instances of all of them in a few
+      // batched requests (chunks of ID_CHUNK), which chartHost then finds cached: 2 requests
+      // per host instead of 4. A host whose ids fail is asked again (and fails) in chartHost.
+      const idsByHost = await Promise.all(request.hosts.map((host) => this.perHost(() => this.seriesIds(hostSeriesExpr(request.metric, host), signal), signal)));
+      const all = idsByHost.flatMap((ids) => ids ?? []);
+      await this.perHost(() => Promise.all([this.descs(all, signal), this.instances(all, signal)]), signal);
+      const hosts = await Promise.all(request.hosts.map((host, i) => this.chartHost(request, host, window, signal, idsByHost[i])));
       if (signal.aborted) throw new FleetError(ECANCELED, 'request cancelled', this.url('/series/query'));
       return { metric: request.metric, hosts, intervalSec };
     } finally {
@@ -301,10 +307,24 @@ export class FleetClient {
     }
   }
 
-  private async chartHost(request: ChartRequest, host: string, window: TimeSpec, signal: AbortSignal): Promise<ChartHost> {
+  /**
+   * A batched step ahead of the per-host work: a FleetError is left for chartHost, which asks
+   * again for its own host and reports the error there (so one host's failure stays its own);
+   * cancels and other errors go up.
+   */
+  private async perHost<T>(step: () => Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+    try {
+      return await step();
+    } catch (e) {
+      if (isFleetCancel(e) || signal.aborted || !(e instanceof FleetError)) throw e;
+      return undefined;
+    }
+  }
+
+  private async chartHost(request: ChartRequest, host: string, window: TimeSpec, signal: AbortSignal, knownIds?: readonly string[]): Promise<ChartHost> {
     const aggregate = request.aggregate ?? 'none';
     try {
-      const ids = await this.seriesIds(hostSeriesExpr(request.metric, host), signal);
+      const ids = knownIds ?? (await this.seriesIds(hostSeriesExpr(request.metric, host), signal));
       if (ids.length === 0) return { host, expr: '', lines: [], decimated: false, error: new FleetError(EPROTO, `no series of ${request.metric} for host ${host}`, this.url('/series/query')) };
       const [descs, instances] = await Promise.all([this.descs(ids, signal), this.instances(ids, signal)]);
       const desc = descs.get(ids[0]);
