@@ -97,7 +97,8 @@ export interface MeasuredResult {
   readonly name: string;
   readonly work: string;
   readonly nativeMs: number | undefined;
-  readonly pmdashMs: number;
+  /** Absent where pmdash has no side (e.g. loading the series store is pmseries's work). */
+  readonly pmdashMs: number | undefined;
   readonly ratio: number | undefined;
   /** What nativeMs and pmdashMs measure when not milliseconds (a memory row's 'MB'). */
   readonly unit?: string;
@@ -114,14 +115,14 @@ export interface PmdashComparison {
 export function formatResults(results: readonly (BenchResult | MeasuredResult)[], comparisons: readonly PmdashComparison[] = []): string {
   const header = ['benchmark', 'native ms', 'pmdash ms', 'pmdash/native'];
   const value = (r: BenchResult | MeasuredResult, v: number): string => `${v.toFixed(1)}${'unit' in r && r.unit !== undefined ? ` ${r.unit}` : ''}`;
-  const rows = results.map((r) => [r.name, r.nativeMs === undefined ? 'n/a' : value(r, r.nativeMs), value(r, r.pmdashMs), r.ratio === undefined ? 'n/a' : `${r.ratio.toFixed(2)}x`]);
+  const rows = results.map((r) => [r.name, r.nativeMs === undefined ? 'n/a' : value(r, r.nativeMs), r.pmdashMs === undefined ? 'n/a' : value(r, r.pmdashMs), r.ratio === undefined ? 'n/a' : `${r.ratio.toFixed(2)}x`]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i]).length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   // A comparison is printed only when both its rows ran (a name filter may leave one out).
   const compared = comparisons.flatMap((c) => {
     const num = results.find((r) => r.name === c.numerator);
     const den = results.find((r) => r.name === c.denominator);
-    if (num === undefined || den === undefined) return [];
+    if (num?.pmdashMs === undefined || den?.pmdashMs === undefined) return [];
     return [`${c.label}: pmdash ${c.numerator} / ${c.denominator} = ${num.pmdashMs.toFixed(1)} / ${den.pmdashMs.toFixed(1)} ms = ${(num.pmdashMs / den.pmdashMs).toFixed(2)}x`];
   });
   return [line(header), ...rows.map(line), ...(compared.length > 0 ? ['', ...compared] : []), ...startupLines(results), '', ...results.map((r) => `${r.name}: ${r.work}`)].join('\n');

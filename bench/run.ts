@@ -7,6 +7,7 @@ import { runBridgeMemoryBenchmark } from './bridge-memory-bench';
 import { runLiveUiBenchmark } from './live-ui-bench';
 import { runArchiveExportBenchmark } from './archive-export-bench';
 import { runReplayBenchmarks } from './replay-bench';
+import { runFleetBenchmarks } from './fleet-bench';
 
 const pmdash = (...args: string[]) => ({ cmd: process.execPath, args: ['bin/pmdash.js', ...args] });
 
@@ -110,5 +111,7 @@ results.push(...(await runBridgeMemoryBenchmark((name) => filters.length === 0 |
 results.push(...(await runBrowserBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 // The live Overview's CPU in Chromium + the bridge vs pmchart + pmtime, over 60 s each.
 results.push(...(await runLiveUiBenchmark((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
+// Fleet scale: N hosts in a throwaway series store, listed and charted vs pmseries.
+results.push(...(await runFleetBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 process.stdout.write(formatResults(results, [{ label: 'derived metric evaluation', numerator: 'values derived 20180416.10.00', denominator: 'values plain 20180416.10.00' }]) + '\n');
 if (replay.notes.length > 0) process.stdout.write(replay.notes.join('\n') + '\n');

@@ -1,4 +1,5 @@
-// Playwright globalSetup: the Fleet specs need the QA archives of hosts vm00 and vm01 in the
+// Playwright globalSetup: the Fleet specs need the QA archives of hosts vm00, vm01 and
+// sourceware.org (bug1057: the Overview's metrics, for the drill-down) in the
 // series store behind the local pmproxy (scripts/setup.sh runs redis and pmproxy with series
 // enabled). Loads each with `pmseries --load` unless its host is already there; loading the
 // same archive again would only rewrite the same series.
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 export const FLEET_ARCHIVES = [
   { archive: 'multi-vm00', host: 'vm00' },
   { archive: 'multi-vm01', host: 'vm01' },
+  { archive: 'bug1057', host: 'sourceware.org' },
 ] as const;
 const QA = '/var/lib/pcp/testsuite/archives';
 

@@ -24,8 +24,10 @@ export interface ThrowawayPmproxy {
   alive(): Promise<boolean>;
   /** pmproxy's log so far (for a failure's message). */
   log(): string;
-  /** Starts pmproxy again on the same ports (after a crash), same store. */
+  /** Starts pmproxy again on the same ports (after a crash or stopProxy), same store. */
   restart(): Promise<void>;
+  /** Stops pmproxy only (the store stays): an outage that restart() ends. */
+  stopProxy(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -50,10 +52,16 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function startThrowawayPmproxy(): Promise<ThrowawayPmproxy> {
+/** Fixed ports (a test's own range, e.g. for a server started before it), else free ones. */
+export interface ThrowawayPmproxyOptions {
+  readonly port?: number;
+  readonly storePort?: number;
+}
+
+export async function startThrowawayPmproxy(options: ThrowawayPmproxyOptions = {}): Promise<ThrowawayPmproxy> {
   const root = mkdtempSync(join(tmpdir(), 'pmdash-pmproxy-'));
-  const storePort = await freePort();
-  const port = await freePort();
+  const storePort = options.storePort ?? (await freePort());
+  const port = options.port ?? (await freePort());
   const binadm = pcpConf().PCP_BINADM_DIR ?? '/usr/lib/pcp/bin';
   // An in-memory store: no snapshots, no append-only file, loopback only.
   const store = spawn(storeBinary(), ['--port', String(storePort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', root], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -106,6 +114,9 @@ export async function startThrowawayPmproxy(): Promise<ThrowawayPmproxy> {
       await stopChild(proxy);
       proxy = startProxy();
       await waitFor(`pmproxy on port ${port}`, alive, log);
+    },
+    async stopProxy() {
+      await stopChild(proxy);
     },
     async stop() {
       await stopChild(proxy);

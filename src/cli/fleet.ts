@@ -135,6 +135,8 @@ async function values(client: FleetClient, args: ParsedArgs, io: CommandIo): Pro
       hosts: result.hosts.map((h) => ({
         host: h.host,
         expr: h.expr,
+        // The expression is the raw counter pmproxy subsampled; the values are rates taken here.
+        ...(h.rateHere && { rate: 'between the stored samples kept' }),
         ...(h.desc ? { semantics: h.desc.semantics, units: h.desc.units, type: h.desc.type } : {}),
         ...(h.error ? { error: h.error.describe() } : {}),
         lines: h.lines.map((l) => ({ name: l.name, ...(l.instance ? { instance: l.instance } : {}), samples: Array.from(l.timesMs, (t, i) => ({ time: isoMicros(t), value: l.values[i] })) })),

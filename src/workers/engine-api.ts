@@ -4,7 +4,7 @@
 // metric details by name lists, never one call per sample. Every failure leaves as a plain
 // EngineError (engine-error.ts).
 import type { Context } from '../pcp-core/context/context';
-import { LiveContext } from '../pcp-core/context/live-context';
+import { LiveContext, type ConnectionEvent } from '../pcp-core/context/live-context';
 import { DerivedContext } from '../pcp-core/derived/derived-context';
 import { loadDerivedConfigText } from '../pcp-core/derived/config';
 import type { DerivedRegistry } from '../pcp-core/derived/registry';
@@ -25,6 +25,7 @@ import { LiveRecording, type RecordedArchive, type RecordingStatus } from './liv
 import { readView, standardViews, writeView, type ReadView, type StandardViewEntry } from './views-api';
 import type { ViewFile } from '../pcp-core/views';
 import type { TimeWindowArgs } from '../pcp-core/time';
+import { PmapiContext } from '../pcp-core/context/pmapi-context';
 import { FleetApi, type FleetChartAnswer, type FleetChartRequest } from './fleet-api';
 import type { FleetHost } from '../pcp-core/fleet';
 import { parsePageInterval, parsePageTimeWindow, type IntervalAnswer, type TimeWindowAnswer } from './time-window';
@@ -248,11 +249,10 @@ export class EngineApi {
   watchConnection(handle: SourceHandle, listener: (s: ConnectionStatus) => void): Promise<void> {
     return boundary('connection', () => {
       const ctx = this.sources.get(handle)?.opened.ctx;
-      if (ctx instanceof LiveContext) {
-        ctx.on('connection', (e) =>
-          listener({ state: e.state, error: e.error ? toEngineError(e.error) : undefined, retryInMs: e.retryInMs, attempts: e.attempts }),
-        );
-      }
+      // Both live contexts, the PDU one and the /pmapi one, report their connection alike.
+      const report = (e: ConnectionEvent): void => listener({ state: e.state, error: e.error ? toEngineError(e.error) : undefined, retryInMs: e.retryInMs, attempts: e.attempts });
+      if (ctx instanceof LiveContext) ctx.on('connection', report);
+      else if (ctx instanceof PmapiContext) ctx.on('connection', report);
       return Promise.resolve();
     });
   }
@@ -369,6 +369,11 @@ export class EngineApi {
   /** Metric names across the store matching a glob. */
   fleetMetrics(pmproxyBase: string, glob: string): Promise<string[]> {
     return this.fleet.metrics(pmproxyBase, glob);
+  }
+
+  /** The stored history of some hosts in epoch ms (fleet-api.ts). */
+  fleetSpan(pmproxyBase: string, hosts: readonly string[]): Promise<{ startMs: number; endMs: number } | undefined> {
+    return this.fleet.span(pmproxyBase, hosts);
   }
 
   /** One metric across hosts over a window: stored samples, one line per host (or instance). */

@@ -49,7 +49,12 @@ export type SourceSpec =
   /** `archives`: the base paths among `files` opened as one archive set (default: the only one). */
   | { readonly kind: 'files'; readonly files: readonly DroppedFile[]; readonly archives?: readonly string[] }
   | { readonly kind: 'url'; readonly url: string }
-  | { readonly kind: 'live'; readonly host: string; readonly bridgeUrl: string };
+  /**
+   * A live host: through the pmcd bridge (PDUs over a WebSocket), or, with `pmproxyUrl`, through
+   * that pmproxy's /pmapi REST API (pmproxy reaches the host; no bridge), e.g. the page's
+   * same-origin `/pmproxy` of `pmdash serve --pmproxy`.
+   */
+  | { readonly kind: 'live'; readonly host: string; readonly bridgeUrl: string; readonly pmproxyUrl?: string };
 
 /** Progress of a slow step, reported through a Comlink.proxy callback. */
 export interface Progress {

@@ -14,7 +14,10 @@ export interface FleetChartRequest {
   readonly startMs: number;
   readonly finishMs: number;
   readonly widthPx: number;
-  readonly aggregate: Exclude<Aggregate, { readonly topk: number }>;
+  /** Stored samples asked per pixel where pmproxy subsamples (the fleet client's default: 2). */
+  readonly pointsPerPx?: number;
+  /** Instances folded per host at each sample, or the top N instances at each sample. */
+  readonly aggregate: Aggregate;
 }
 
 export interface FleetChartLine {
@@ -30,6 +33,8 @@ export interface FleetChartHost {
   readonly units: string;
   readonly lines: readonly FleetChartLine[];
   readonly decimated: boolean;
+  /** A counter drawn as its rate, by pmproxy's rate() or worked out here between subsampled samples. */
+  readonly rated: boolean;
   readonly error?: EngineError;
 }
 
@@ -50,6 +55,7 @@ function plainChart(r: ChartResult): FleetChartAnswer {
       units: h.desc?.units ?? '',
       lines: h.lines.map((l) => ({ name: l.name, timesMs: l.timesMs, values: l.values })),
       decimated: h.decimated,
+      rated: h.rateHere === true || h.expr.includes('rate('),
       ...(h.error ? { error: toEngineError(h.error, h.host) } : {}),
     })),
   };
@@ -83,6 +89,14 @@ export class FleetApi {
     return boundary(`pmproxy ${baseUrl} metrics ${glob}`, () => this.client(baseUrl).metrics(glob));
   }
 
+  /** The stored history of `hosts` in epoch ms (earliest and newest stored sample), if any. */
+  span(baseUrl: string, hosts: readonly string[]): Promise<{ startMs: number; endMs: number } | undefined> {
+    return boundary(`pmproxy ${baseUrl} history of ${hosts.join(', ')}`, async () => {
+      const s = await this.client(baseUrl).span(hosts);
+      return s && { startMs: s.startSec * 1000, endMs: s.finishSec * 1000 };
+    });
+  }
+
   chart(baseUrl: string, req: FleetChartRequest): Promise<FleetChartAnswer> {
     return boundary(`pmproxy ${baseUrl} ${req.metric}`, async () => {
       try {
@@ -93,6 +107,7 @@ export class FleetApi {
           startSec: req.startMs / 1000,
           finishSec: req.finishMs / 1000,
           widthPx: req.widthPx,
+          ...(req.pointsPerPx !== undefined && { pointsPerPx: req.pointsPerPx }),
           aggregate: req.aggregate,
         });
         return plainChart(r);

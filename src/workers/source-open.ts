@@ -1,10 +1,12 @@
 // Turns a SourceSpec into a Context: dropped files become an archive context over a FileSet of
 // Blobs, a URL an archive context over HTTP Range reads, a host a live context through the
-// pmcd WebSocket bridge. The one place that knows which pcp-core modules build contexts, so
+// pmcd WebSocket bridge or through a pmproxy's /pmapi. The one place that knows which pcp-core modules build contexts, so
 // the facade (engine-api.ts) stays independent of them.
 import { openArchiveContext, type ArchiveContext } from '../pcp-core/context/archive-context';
 import { PM_MODE_FORW, type Context } from '../pcp-core/context/context';
 import { LiveContext } from '../pcp-core/context/live-context';
+import { PmapiContext } from '../pcp-core/context/pmapi-context';
+import { FleetTransport } from '../pcp-core/fleet/transport';
 import { PM_ERR_EOL, PM_ERR_NOTARCHIVE, PmError, isPmError } from '../pcp-core/errors';
 import { blobFileSet } from '../pcp-core/io/blob-file-set';
 import { HttpFileSet } from '../pcp-core/io/http-file-set';
@@ -57,7 +59,7 @@ export function describeSpec(spec: SourceSpec): string {
     case 'url':
       return spec.url;
     case 'live':
-      return spec.host;
+      return spec.pmproxyUrl !== undefined ? `${spec.host} via pmproxy` : spec.host;
   }
 }
 
@@ -127,6 +129,11 @@ export async function openSource(spec: SourceSpec, progress: ProgressFn, options
       return { ...opened, follow };
     }
     case 'live': {
+      if (spec.pmproxyUrl !== undefined) {
+        progress({ phase: `asking ${spec.pmproxyUrl} for ${spec.host}`, done: 0, total: 0 });
+        const ctx = await PmapiContext.open(new FleetTransport({ baseUrl: spec.pmproxyUrl, fetch: (url, init) => fetch(url, init) }), { hostspec: spec.host });
+        return { ctx, name: describeSpec(spec), endMs: NaN, intervalMs: 0, archives: [], warnings: [] };
+      }
       progress({ phase: `connecting to ${spec.host}`, done: 0, total: 0 });
       const ctx = await LiveContext.open({ target: spec.host, connect: () => openWebSocketTransport(spec.bridgeUrl), reconnectDelaysMs: DASHBOARD_RECONNECT_MS });
       return { ctx, name: spec.host, endMs: NaN, intervalMs: 0, archives: [], warnings: [] };

@@ -55,6 +55,15 @@ describe('PmapiContext: a live pmcd through pmproxy’s /pmapi', () => {
     expect((await ctx.nameAll(ids[0] as PmId))).toEqual(['kernel.all.load']);
   });
 
+  it('walks the namespace in one request as pminfo lists it (every name, every descriptor kept)', async () => {
+    const all = (await pminfo([])).split('\n').filter((l) => l !== '').sort();
+    expect(await ctx.traverse('')).toEqual(all);
+    expect(await ctx.traverse('kernel.all')).toEqual(all.filter((n) => n.startsWith('kernel.all.')));
+    expect(await ctx.traverse('kernel.all.load')).toEqual(['kernel.all.load']);
+    const ids = await ctx.lookupNames(all);
+    expect(ids.filter((id) => typeof id === 'number' && id < 0)).toEqual([]);
+  });
+
   it('reads an instance domain and help text as pminfo -f / -T do', async () => {
     const [id] = await ctx.lookupNames(['kernel.all.load']);
     const [d] = await ctx.lookupDescs([id as PmId]);

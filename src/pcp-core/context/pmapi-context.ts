@@ -14,6 +14,12 @@
 // - values and timestamps are JSON numbers: they are read as text, so 64-bit integers stay
 //   exact (bigint) and the timestamp keeps its nanoseconds;
 // - labels come merged per metric; only the context's own set is exact (lookupLabels).
+//
+// Its connection is reported as LiveContext reports its own (`on('connection', …)`): a
+// request pmproxy did not answer (down, unreachable, timeout) or answered with a server
+// error (5xx: pmdash's proxy when pmproxy is down, pmproxy when pmcd is) makes it
+// 'reconnecting'; the next answered request makes it 'connected' again. There is no timer of
+// its own: the live feed's next fetch is the next attempt.
 import { PmError, PM_ERR_INDOM, PM_ERR_MODE, PM_ERR_NAME, PM_ERR_NOLABELS, PM_ERR_PMID, PM_ERR_TEXT, PM_ERR_TYPE, EPROTO } from '../errors';
 import { FleetError, type FleetTransport } from '../fleet/transport';
 import {
@@ -46,6 +52,7 @@ import {
   type ValueSet,
 } from '../types';
 import { parseUnits } from '../units';
+import type { ConnectionEvent, ConnectionState } from './live-connection';
 import { PM_LABEL_CONTEXT, PM_MODE_LIVE, type Context, type ContextSource, type LabelSet, type PmnsChild, type ProfileChange, type ReplayMode, type TextKind } from './context';
 import { InstanceProfile } from '../replay/instance-profile';
 
@@ -104,11 +111,16 @@ export class PmapiContext implements Context {
   private epoch = 0;
   private contextLabels: Obj = {};
   private readonly names = new Map<string, PmId>();
+  /** Names pmproxy said it does not know (pmcd's namespace changes rarely; a new context forgets them). */
+  private readonly unknown = new Set<string>();
   private readonly descs = new Map<PmId, Desc>();
   private readonly texts = new Map<string, string>();
   private readonly profile = new InstanceProfile();
   private closed = false;
   private readonly target: string;
+  private state: ConnectionState = 'connecting';
+  private failures = 0;
+  private readonly listeners = new Set<(e: ConnectionEvent) => void>();
 
   private constructor(
     private readonly transport: FleetTransport,
@@ -121,10 +133,39 @@ export class PmapiContext implements Context {
   /** Makes a pmproxy context for `hostspec` and reads pmcd's hostname and time zone. */
   static async open(transport: FleetTransport, options: PmapiContextOptions): Promise<PmapiContext> {
     const c = new PmapiContext(transport, options);
-    await c.connect();
+    await c.connectObserved();
     const [hostname, timezone, zoneinfo] = await Promise.all(['pmcd.hostname', 'pmcd.timezone', 'pmcd.zoneinfo'].map((n) => c.singleString(n)));
     c.source = { kind: 'live', target: c.target, hostname: hostname ?? options.hostspec, timezone: timezone ?? '', zoneinfo: (zoneinfo ?? '').replace(/^:/, '') };
     return c;
+  }
+
+  /** The connection as last seen: 'reconnecting' after an unanswered request until one is answered. */
+  get connectionState(): ConnectionState {
+    return this.state;
+  }
+
+  /** Subscribes to connection changes (LiveContext's 'connection' events); returns the unsubscribe. */
+  on(type: 'connection', listener: (e: ConnectionEvent) => void): () => void {
+    if (type !== 'connection') return () => undefined;
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private report(e: ConnectionEvent): void {
+    this.state = e.state;
+    for (const l of this.listeners) l(e);
+  }
+
+  /** A request's outcome: an unanswered one (or a 5xx) loses the connection, an answered one has it. */
+  private observe(error: unknown): void {
+    const lost = error instanceof FleetError && (error.status === 0 || error.status >= 500);
+    if (lost) {
+      this.failures++;
+      this.report({ state: 'reconnecting', error, attempts: this.failures });
+    } else if (this.state !== 'connected') {
+      this.failures = 0;
+      this.report({ state: 'connected' });
+    }
   }
 
   private async connect(): Promise<void> {
@@ -134,22 +175,38 @@ export class PmapiContext implements Context {
     if (typeof id !== 'number' || !Number.isInteger(id)) throw new FleetError(EPROTO, 'unexpected answer: no context number', url);
     this.contextId = id;
     this.epoch++;
+    this.unknown.clear();
     this.contextLabels = typeof answer.labels === 'object' && answer.labels !== null ? (answer.labels as Obj) : {};
+  }
+
+  private async connectObserved(): Promise<void> {
+    try {
+      await this.connect();
+      this.observe(undefined);
+    } catch (e) {
+      this.observe(e);
+      throw e;
+    }
   }
 
   /** GET /pmapi/N/PATH; a context pmproxy no longer knows is made again, once. */
   private async get(path: string, params: Record<string, string>, raw = false): Promise<Obj> {
     if (this.closed) throw new PmError(EPROTO, 'context closed', this.target);
+    // After a lost connection the old context may be gone with pmproxy or pmcd: a new one first.
+    if (this.state === 'reconnecting') await this.connectObserved();
     for (let attempt = 0; ; attempt++) {
       const full = `/pmapi/${this.contextId}/${path}`;
       try {
         const text = raw ? await this.transport.getText(full, params) : undefined;
         const v: unknown = text !== undefined ? JSON.parse(quoteNumbers(text)) : await this.transport.getJson(full, params);
+        this.observe(undefined);
         return obj(v, `${this.transport.baseUrl}${full}`, 'the answer');
       } catch (e) {
-        // pmproxy answers an unknown (expired) context with 400 and "unknown context identifier".
+        this.observe(e);
+        // pmproxy answers an unknown (expired) context with 400 and "unknown context identifier"
+        // (also after a pmproxy restart): made again, once.
         if (attempt === 0 && e instanceof FleetError && e.status === 400 && /unknown context identifier/.test(e.message)) {
-          await this.connect();
+          await this.connectObserved();
           continue;
         }
         throw e;
@@ -166,26 +223,51 @@ export class PmapiContext implements Context {
   }
 
   async lookupNames(names: readonly string[]): Promise<Array<PmId | number>> {
-    const missing = [...new Set(names.filter((n) => !this.names.has(n)))];
-    if (missing.length > 0) {
-      const url = `${this.transport.baseUrl}/pmapi/${this.contextId}/metric`;
-      const answer = await this.get('metric', { names: missing.join(',') });
-      for (const m of list(answer.metrics, url, 'metrics')) {
-        const o = obj(m, url, 'a metric');
-        if (typeof o.name !== 'string' || o.success === false) continue;
-        const pmid = parsePmId(typeof o.pmid === 'string' ? o.pmid : '');
-        const type = TYPES[String(o.type)];
-        const sem = SEMS[String(o.sem)];
-        if (pmid === undefined || type === undefined || sem === undefined) throw new FleetError(EPROTO, `unexpected answer: descriptor of ${o.name}`, url);
-        const indom = o.indom === undefined ? PM_INDOM_NULL : parseIndom(o.indom);
-        if (indom === undefined) throw new FleetError(EPROTO, `unexpected answer: indom of ${o.name}`, url);
-        this.names.set(o.name, pmid);
-        this.descs.set(pmid, { pmid, type, indom, sem, units: unitsOf(String(o.units), url) });
-        if (typeof o['text-oneline'] === 'string' && o['text-oneline'] !== '') this.texts.set(`pmid:${pmid}:oneline`, o['text-oneline']);
-        if (typeof o['text-help'] === 'string' && o['text-help'] !== '') this.texts.set(`pmid:${pmid}:help`, o['text-help']);
-      }
-    }
+    const missing = [...new Set(names.filter((n) => !this.names.has(n) && !this.unknown.has(n)))];
+    if (missing.length > 0) await this.lookupMissing(missing);
     return names.map((n) => this.names.get(n) ?? PM_ERR_NAME);
+  }
+
+  /**
+   * pmproxy refuses a whole /pmapi/metric?names= request (400 "Unknown metric name") when one
+   * name is unknown: the list is halved until each unknown name stands alone (then it is
+   * remembered as unknown), so the others are still found — a few requests per unknown name.
+   */
+  private async lookupMissing(missing: readonly string[]): Promise<void> {
+    try {
+      this.absorbMetrics(await this.get('metric', { names: missing.join(',') }));
+    } catch (e) {
+      if (!(e instanceof FleetError && e.status === 400 && /Unknown metric name/i.test(e.message))) throw e;
+      if (missing.length === 1) {
+        this.unknown.add(missing[0] ?? '');
+        return;
+      }
+      const half = Math.ceil(missing.length / 2);
+      await this.lookupMissing(missing.slice(0, half));
+      await this.lookupMissing(missing.slice(half));
+    }
+  }
+
+  /** Names, descriptors and help text of a /pmapi/metric answer, kept; returns the names. */
+  private absorbMetrics(answer: Obj): string[] {
+    const url = `${this.transport.baseUrl}/pmapi/${this.contextId}/metric`;
+    const out: string[] = [];
+    for (const m of list(answer.metrics, url, 'metrics')) {
+      const o = obj(m, url, 'a metric');
+      if (typeof o.name !== 'string' || o.success === false) continue;
+      const pmid = parsePmId(typeof o.pmid === 'string' ? o.pmid : '');
+      const type = TYPES[String(o.type)];
+      const sem = SEMS[String(o.sem)];
+      if (pmid === undefined || type === undefined || sem === undefined) throw new FleetError(EPROTO, `unexpected answer: descriptor of ${o.name}`, url);
+      const indom = o.indom === undefined ? PM_INDOM_NULL : parseIndom(o.indom);
+      if (indom === undefined) throw new FleetError(EPROTO, `unexpected answer: indom of ${o.name}`, url);
+      this.names.set(o.name, pmid);
+      this.descs.set(pmid, { pmid, type, indom, sem, units: unitsOf(String(o.units), url) });
+      if (typeof o['text-oneline'] === 'string' && o['text-oneline'] !== '') this.texts.set(`pmid:${pmid}:oneline`, o['text-oneline']);
+      if (typeof o['text-help'] === 'string' && o['text-help'] !== '') this.texts.set(`pmid:${pmid}:help`, o['text-help']);
+      out.push(o.name);
+    }
+    return out;
   }
 
   nameAll(id: PmId): Promise<string[]> {
@@ -201,16 +283,13 @@ export class PmapiContext implements Context {
     return [...leaf.map((n) => ({ name: String(n), leaf: true })), ...nonleaf.map((n) => ({ name: String(n), leaf: false }))];
   }
 
+  /**
+   * The leaf names under `name` in one request (/pmapi/metric answers every metric under a
+   * prefix, with descriptors: a walk of /pmapi/children would be one request per node).
+   */
   async traverse(name: string): Promise<string[]> {
-    const kids = await this.children(name);
-    if (kids.length === 0) return name === '' ? [] : [name];
-    const out: string[] = [];
-    for (const k of kids) {
-      const full = name === '' ? k.name : `${name}.${k.name}`;
-      if (k.leaf) out.push(full);
-      else out.push(...(await this.traverse(full)));
-    }
-    return out;
+    const names = this.absorbMetrics(await this.get('metric', name === '' ? {} : { prefix: name }));
+    return names.filter((n) => name === '' || n === name || n.startsWith(`${name}.`)).sort();
   }
 
   lookupDescs(ids: readonly PmId[]): Promise<Array<Desc | number>> {

@@ -47,6 +47,11 @@ export interface ChartRequest {
   readonly finishSec: number;
   /** The chart's plot width: at most about 2 points per pixel come back per line. */
   readonly widthPx: number;
+  /**
+   * Stored samples asked per pixel when pmproxy may subsample (default 2, the most a line may
+   * have; the app asks 0.5, its time bar's one sample per 2 px). Never below one a second.
+   */
+  readonly pointsPerPx?: number;
   readonly aggregate?: Aggregate;
   /** Counters through rate() (default true); false draws the raw counter. */
   readonly rate?: boolean;
@@ -70,6 +75,11 @@ export interface ChartHost {
   readonly lines: readonly ChartLine[];
   /** Lines thinned here to 2 points per pixel (pmproxy cannot subsample under a function). */
   readonly decimated: boolean;
+  /**
+   * A counter whose rate is worked out here, between the stored samples pmproxy kept when it
+   * subsampled the raw counter (`expr` is that plain query): rate() cannot be subsampled.
+   */
+  readonly rateHere?: boolean;
   /** Why this host has no lines (others still have theirs). */
   readonly error?: FleetError;
 }
@@ -239,6 +249,30 @@ export class FleetClient {
   }
 
   /**
+   * The stored history of `hosts`: the earliest and the newest stored sample among a few of
+   * each host's series (the first `spanSeries` ids; a metric logged once would end early,
+   * so several are read). /series/values with `samples=1` answers the newest sample of each
+   * series, with `start` and `samples=1` the first after start. Undefined when none has a sample.
+   */
+  async span(hosts: readonly string[], signal?: AbortSignal, spanSeries = 32): Promise<{ startSec: number; finishSec: number } | undefined> {
+    const ids = (
+      await Promise.all(hosts.map(async (h) => [...(await this.seriesIds(`{hostname:${quoteLabelValue(h)}}`, signal))].sort().slice(0, spanSeries)))
+    ).flat();
+    let first = Infinity;
+    let last = -Infinity;
+    for (const part of chunks(ids, ID_CHUNK)) {
+      const series = part.join(',');
+      const [oldest, newest] = await Promise.all([
+        this.transport.getJson('/series/values', { series, start: '1', samples: '1' }, signal, true),
+        this.transport.getJson('/series/values', { series, samples: '1' }, signal, true),
+      ]);
+      for (const v of decodeValues(oldest, this.url('/series/values'))) first = Math.min(first, v.timestampMs);
+      for (const v of decodeValues(newest, this.url('/series/values'))) last = Math.max(last, v.timestampMs);
+    }
+    return Number.isFinite(first) && Number.isFinite(last) ? { startSec: first / 1000, finishSec: last / 1000 } : undefined;
+  }
+
+  /**
    * One chart: `metric` on each of `hosts` over [startSec, finishSec], one line per instance
    * (or per host when `aggregate` folds the instances), counters through rate(). A host that
    * fails has its error in its entry; the others still have their lines. A newer request with
@@ -256,10 +290,16 @@ export class FleetClient {
       if (!(span > 0) || !(request.widthPx >= 1)) throw new FleetError(EPROTO, `empty chart window (${request.startSec}..${request.finishSec}, ${request.widthPx} px)`, this.url('/series/query'));
       // pmproxy keeps at most one sample per interval; below a second its subsampling resets
       // on every sample (query.c compares whole seconds), so it is asked only from 1 s up.
-      const step = span / (2 * Math.floor(request.widthPx));
+      const step = span / (Math.min(2, request.pointsPerPx ?? 2) * Math.floor(request.widthPx));
       const intervalSec = step >= 1 ? step : undefined;
       const window: TimeSpec = { startSec: request.startSec, finishSec: request.finishSec, intervalSec };
-      const hosts = await Promise.all(request.hosts.map((host) => this.chartHost(request, host, window, signal)));
+      // Series ids per host first, then descriptors and instances of all of them in a few
+      // batched requests (chunks of ID_CHUNK), which chartHost then finds cached: 2 requests
+      // per host instead of 4. A host whose ids fail is asked again (and fails) in chartHost.
+      const idsByHost = await Promise.all(request.hosts.map((host) => this.perHost(() => this.seriesIds(hostSeriesExpr(request.metric, host), signal), signal)));
+      const all = idsByHost.flatMap((ids) => ids ?? []);
+      await this.perHost(() => Promise.all([this.descs(all, signal), this.instances(all, signal)]), signal);
+      const hosts = await Promise.all(request.hosts.map((host, i) => this.chartHost(request, host, window, signal, idsByHost[i])));
       if (signal.aborted) throw new FleetError(ECANCELED, 'request cancelled', this.url('/series/query'));
       return { metric: request.metric, hosts, intervalSec };
     } finally {
@@ -267,21 +307,39 @@ export class FleetClient {
     }
   }
 
-  private async chartHost(request: ChartRequest, host: string, window: TimeSpec, signal: AbortSignal): Promise<ChartHost> {
+  /**
+   * A batched step ahead of the per-host work: a FleetError is left for chartHost, which asks
+   * again for its own host and reports the error there (so one host's failure stays its own);
+   * cancels and other errors go up.
+   */
+  private async perHost<T>(step: () => Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+    try {
+      return await step();
+    } catch (e) {
+      if (isFleetCancel(e) || signal.aborted || !(e instanceof FleetError)) throw e;
+      return undefined;
+    }
+  }
+
+  private async chartHost(request: ChartRequest, host: string, window: TimeSpec, signal: AbortSignal, knownIds?: readonly string[]): Promise<ChartHost> {
     const aggregate = request.aggregate ?? 'none';
     try {
-      const ids = await this.seriesIds(hostSeriesExpr(request.metric, host), signal);
+      const ids = knownIds ?? (await this.seriesIds(hostSeriesExpr(request.metric, host), signal));
       if (ids.length === 0) return { host, expr: '', lines: [], decimated: false, error: new FleetError(EPROTO, `no series of ${request.metric} for host ${host}`, this.url('/series/query')) };
       const [descs, instances] = await Promise.all([this.descs(ids, signal), this.instances(ids, signal)]);
       const desc = descs.get(ids[0]);
       const counter = (request.rate ?? true) && desc?.semantics === 'counter';
-      const expr = chartExpr(request.metric, host, window, counter, aggregate);
+      // A counter's rate over a subsampled window: the raw counter subsampled by pmproxy (a
+      // function's operand cannot be), its rate taken here between the samples kept.
+      const rateHere = counter && aggregate === 'none' && window.intervalSec !== undefined;
+      const expr = chartExpr(request.metric, host, window, counter && !rateHere, aggregate);
       // rate() of a metric without instances names the metric's own series as the instance.
       const values = (await this.queryValues(expr, signal)).map((v) => (v.instance !== undefined && ids.includes(v.instance) ? { ...v, instance: undefined } : v));
       const names = new Map<string, string>();
       for (const list of instances.values()) for (const i of list) names.set(i.instance, i.name);
       const folded = aggregate !== 'none' && typeof aggregate !== 'object';
-      const raw = linesOf(values, (instance) => (folded ? aggregate : instance !== undefined ? (names.get(instance) ?? instance) : ''));
+      const stored = linesOf(values, (instance) => (folded ? aggregate : instance !== undefined ? (names.get(instance) ?? instance) : ''));
+      const raw = rateHere ? stored.map(rateLine) : stored;
       const t0Ms = window.startSec * 1000;
       const t1Ms = window.finishSec * 1000;
       let decimated = false;
@@ -290,7 +348,7 @@ export class FleetClient {
         if (d !== l) decimated = true;
         return { ...l, ...d };
       });
-      return { host, expr, desc, lines, decimated };
+      return { host, expr, desc, lines, decimated, ...(rateHere && { rateHere: true }) };
     } catch (e) {
       if (isFleetCancel(e) || signal.aborted) throw e;
       if (e instanceof FleetError) return { host, expr: '', lines: [], decimated: false, error: e };
@@ -308,6 +366,23 @@ function commonLabels(sets: readonly Labels[]): Record<string, unknown> {
     if (sets.every((s) => k in s && JSON.stringify(s[k]) === text)) out[k] = v;
   }
   return out;
+}
+
+/**
+ * A counter line as rates between consecutive stored samples, at the later one's time, as
+ * pmseries rate() pairs them; a decrease (a counter reset or wrap) or a repeated time is a gap.
+ */
+function rateLine(l: ChartLine): ChartLine {
+  const n = Math.max(0, l.timesMs.length - 1);
+  const timesMs = new Float64Array(n);
+  const values = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const dt = (l.timesMs[i + 1] - l.timesMs[i]) / 1000;
+    const dv = l.values[i + 1] - l.values[i];
+    timesMs[i] = l.timesMs[i + 1];
+    values[i] = dt > 0 && dv >= 0 ? dv / dt : NaN;
+  }
+  return { ...l, timesMs, values };
 }
 
 /** Groups values into time-ordered lines, one per (series, instance), in first-seen order. */

@@ -1,15 +1,38 @@
 // The Fleet panel (left sidebar): the hosts of the pmproxy store that `pmdash serve --pmproxy`
 // forwards, with their labels, filterable; ticking hosts and "Open fleet tab" opens a fleet
 // tab over them. It probes /pmproxy/series/ping once: without a pmproxy it shows nothing.
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { asEngineError, describeError, getEngine } from '../engine-client';
+import { notify } from '../menu/notices';
 import { dash } from '../store';
-import { FLEET_BASE_PATH, filterHosts, fleetState, labelTexts, setFleet, useFleet } from './fleet-state';
+import { DEFAULT_WINDOW_MS, loggingInterval } from '../state/time-slice';
+import { addFragmentPart } from '../state/url-sync';
+import { PMPROXY_BASE_PATH, openLiveViaPmproxy } from '../sources/open-sources';
+import { DEFAULT_TOP_N, decodeFleetTab, encodeFleetTab, filterHosts, fleetState, labelTexts, setFleet, subscribeFleet, useFleet, type FleetTab } from './fleet-state';
 import './fleet.css';
+
+/** The fleet tab a shared link holds, read before anything rewrites the address. */
+const linked = decodeFleetTab(location.hash);
+
+// The open fleet tab lives in the page address next to the dashboard (`#dash=…&fleet=…`).
+addFragmentPart({
+  text: () => {
+    const tab = fleetState().tab;
+    return tab ? encodeFleetTab(tab) : undefined;
+  },
+  subscribe: (onChange) => {
+    let last = fleetState().tab;
+    return subscribeFleet(() => {
+      if (fleetState().tab === last) return;
+      last = fleetState().tab;
+      onChange();
+    });
+  },
+});
 
 /** The same-origin pmproxy prefix as an absolute URL (the worker's fetch needs one). */
 export function fleetBase(): string {
-  return `${location.origin}${FLEET_BASE_PATH}`;
+  return `${location.origin}${PMPROXY_BASE_PATH}`;
 }
 
 async function loadHosts(): Promise<void> {
@@ -29,21 +52,66 @@ async function probe(): Promise<void> {
     // No pmproxy behind this server (404) or it is down: the panel stays hidden; the
     // reason is not an error of the page (a plain `pmdash serve` has no fleet).
     setFleet({ available: false });
+    if (linked) notify('warning', 'This link has a fleet tab, but this server forwards no pmproxy (pmdash serve --pmproxy URL).');
     return;
   }
   setFleet({ available: true });
   await loadHosts();
+  if (linked instanceof Error) notify('warning', `Restoring the dashboard from the link: ${linked.message}`);
+  // The link's own time (bounds, window, position in `dash=`) comes with the dashboard.
+  else if (linked) setFleet({ tab: linked, picked: [...linked.hosts] });
 }
 
-/** Opens the fleet tab over the picked hosts; its window is the time bar's when it has one. */
-export function openFleetTab(): void {
-  const s = fleetState();
-  if (s.picked.length === 0) return;
+/**
+ * Puts the time bar on the stored history [startMs, endMs]: its bounds become that history
+ * (padded by two logging intervals of the archive in view, so the time bar's grid never cuts
+ * off the first or last stored sample) and the window shows its newest hour.
+ */
+function showHistory(startMs: number, endMs: number): void {
   const d = dash();
-  const hasWindow = Number.isFinite(d.positionMs) && d.windowMs > 0;
-  const finishMs = hasWindow ? d.positionMs : Math.floor(Date.now() / 1000) * 1000;
-  const startMs = hasWindow ? d.positionMs - d.windowMs : finishMs - 3_600_000;
-  setFleet({ tab: { hosts: [...s.picked], metric: s.tab?.metric ?? '', aggregate: s.tab?.aggregate ?? 'sum', startMs, finishMs } });
+  const pad = Math.max(2000, 2 * loggingInterval(d.sources, d.currentSourceId), (endMs - startMs) * 0.02);
+  const b = { startMs: startMs - pad, endMs: endMs + pad };
+  d.narrowedBounds(b.startMs, b.endMs);
+  const w = Math.min(DEFAULT_WINDOW_MS, b.endMs - b.startMs);
+  d.showedRange(b.endMs - w, b.endMs);
+}
+
+/** Opens the fleet tab over `hosts` (the picked ones) and moves the time bar onto their stored history. */
+export async function openFleetTab(hosts: readonly string[] = fleetState().picked, drill?: string): Promise<void> {
+  if (hosts.length === 0) return;
+  const s = fleetState();
+  const tab: FleetTab = { hosts: [...hosts], metric: s.tab?.metric ?? '', aggregate: s.tab?.aggregate ?? 'sum', topN: s.tab?.topN ?? DEFAULT_TOP_N, ...(drill !== undefined && { drill }) };
+  // The time bar moves first, so the tab's first query is already over the stored history.
+  try {
+    const span = await getEngine().fleetSpan(fleetBase(), hosts);
+    if (span) showHistory(span.startMs, span.endMs);
+    else notify('warning', `The store holds no samples of ${hosts.join(', ')}.`);
+  } catch (e) {
+    notify('error', describeError(asEngineError(e, `history of ${hosts.join(', ')}`)));
+  }
+  setFleet({ tab });
+}
+
+/** Closes the fleet tab; the time bar's bounds go back to the archives'. */
+export function closeFleetTab(): void {
+  setFleet({ tab: undefined });
+  dash().resetBounds();
+  dash().archiveBoundsChanged();
+}
+
+/** "Live via pmproxy": a host pmproxy can reach, charted live through its /pmapi (no bridge). */
+function LiveViaPmproxy() {
+  const [host, setHost] = useState('localhost');
+  const id = useId();
+  return (
+    <form className="fleet-live" onSubmit={(e) => { e.preventDefault(); if (host.trim() !== '') void openLiveViaPmproxy(host.trim()); }}>
+      <label htmlFor={id} className="fleet-label">Live via pmproxy (/pmapi): a host pmproxy can reach</label>
+      <div className="fleet-live-row">
+        <input id={id} type="text" data-testid="pmapi-host" placeholder="host name" value={host} onChange={(e) => setHost(e.target.value)} />
+        <button type="submit" data-testid="pmapi-connect">Live via pmproxy</button>
+      </div>
+    </form>
+  );
 }
 
 export function FleetPanel() {
@@ -76,10 +144,13 @@ export function FleetPanel() {
       <ul className="fleet-hosts">
         {shown.map((h) => (
           <li key={h.hostname} className="fleet-host" data-testid="fleet-host" data-host={h.hostname}>
-            <label>
-              <input type="checkbox" checked={picked.includes(h.hostname)} onChange={() => toggle(h.hostname)} />
-              <b>{h.hostname}</b>
-            </label>
+            <div className="fleet-host-head">
+              <label>
+                <input type="checkbox" checked={picked.includes(h.hostname)} onChange={() => toggle(h.hostname)} />
+                <b>{h.hostname}</b>
+              </label>
+              <button type="button" className="small" data-testid="fleet-drill" title={`${h.hostname}'s Overview from the store`} onClick={() => void openFleetTab([h.hostname], h.hostname)}>Overview</button>
+            </div>
             <div className="fleet-labels">
               {labelTexts(h).map((t) => (
                 <span key={t} className="fleet-chip" title={t}>{t}</span>
@@ -94,9 +165,10 @@ export function FleetPanel() {
         ))}
       </ul>
       {!loading && shown.length === 0 && <div className="muted">{hosts.length === 0 ? 'The store has no hosts yet (pmseries --load an archive).' : 'No host matches the filter.'}</div>}
-      <button type="button" data-testid="fleet-open" disabled={picked.length === 0} onClick={openFleetTab}>
+      <button type="button" data-testid="fleet-open" disabled={picked.length === 0} onClick={() => void openFleetTab()}>
         Open fleet tab{picked.length > 0 ? ` (${picked.length} host${picked.length > 1 ? 's' : ''})` : ''}
       </button>
+      <LiveViaPmproxy />
     </div>
   );
 }

@@ -6,18 +6,26 @@ import { useSyncExternalStore } from 'react';
 import type { FleetHost } from '../../pcp-core/fleet';
 import type { EngineError } from '../../workers/engine-types';
 
-/** `pmdash serve --pmproxy URL` forwards pmproxy's read endpoints here (same origin). */
-export const FLEET_BASE_PATH = '/pmproxy';
 
-export type FleetAggregate = 'sum' | 'avg' | 'max' | 'min' | 'none';
+/** Instances per host: folded at each sample, each instance, or the top N at each sample. */
+export type FleetAggregate = 'sum' | 'avg' | 'max' | 'min' | 'none' | 'top';
+const AGGREGATES: readonly FleetAggregate[] = ['sum', 'avg', 'max', 'min', 'none', 'top'];
 
+/**
+ * The fleet tab. Its window is the time bar's (the app's one time control); opening the tab
+ * narrows the time bar's bounds to the hosts' stored history.
+ */
 export interface FleetTab {
   readonly hosts: readonly string[];
   readonly metric: string;
   readonly aggregate: FleetAggregate;
-  readonly startMs: number;
-  readonly finishMs: number;
+  /** N of 'top' (topk_sample): the N largest instances at each sample. */
+  readonly topN: number;
+  /** A host drilled into: its Overview from the store instead of the one-metric chart. */
+  readonly drill?: string;
 }
+
+export const DEFAULT_TOP_N = 3;
 
 export interface FleetState {
   /** undefined until probed; false when this server has no pmproxy (the panel stays out of the way). */
@@ -43,13 +51,13 @@ export function setFleet(patch: Partial<FleetState> | ((s: FleetState) => Partia
   for (const l of listeners) l();
 }
 
-function subscribe(l: () => void): () => void {
+export function subscribeFleet(l: () => void): () => void {
   listeners.add(l);
   return () => listeners.delete(l);
 }
 
 export function useFleet<T>(select: (s: FleetState) => T): T {
-  return useSyncExternalStore(subscribe, () => select(state));
+  return useSyncExternalStore(subscribeFleet, () => select(state));
 }
 
 /** Hosts whose name or any label (`name:value` text) contains every word of `filter`. */
@@ -79,4 +87,40 @@ export function parseUtc(text: string): number {
   const sec = m[6] !== undefined ? Number(m[6]) : 0;
   const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), 0) + Math.round(sec * 1000);
   return Number.isFinite(ms) ? ms : NaN;
+}
+
+/** The fleet tab's key in the page address's fragment (next to url-state's `dash=`). */
+export const FLEET_URL_KEY = 'fleet';
+
+/** `fleet=…` for the address's fragment: the tab as JSON in base64url. */
+export function encodeFleetTab(tab: FleetTab): string {
+  const json = JSON.stringify({ h: tab.hosts, m: tab.metric, a: tab.aggregate, ...(tab.aggregate === 'top' && { n: tab.topN }), ...(tab.drill !== undefined && { d: tab.drill }) });
+  let bin = '';
+  for (const b of new TextEncoder().encode(json)) bin += String.fromCharCode(b);
+  return `${FLEET_URL_KEY}=${btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+}
+
+/**
+ * The fleet tab a fragment holds: undefined when it has none; an Error naming what is wrong
+ * when it holds one that cannot be used (a link is outside input: every field is checked).
+ */
+export function decodeFleetTab(hash: string): FleetTab | Error | undefined {
+  const text = new URLSearchParams(hash.replace(/^#/, '')).get(FLEET_URL_KEY);
+  if (text === null) return undefined;
+  let raw: unknown;
+  try {
+    const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
+    const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+    raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0))));
+  } catch (e) {
+    return new Error(`the fleet tab in this link cannot be read (${e instanceof Error ? e.message : String(e)})`);
+  }
+  if (typeof raw !== 'object' || raw === null) return new Error('the fleet tab in this link is not an object');
+  const o = raw as Record<string, unknown>;
+  const hosts = Array.isArray(o.h) ? o.h.filter((h): h is string => typeof h === 'string' && h !== '') : [];
+  if (hosts.length === 0 || hosts.length > 10_000) return new Error('the fleet tab in this link names no hosts');
+  const aggregate = AGGREGATES.find((a) => a === o.a) ?? 'sum';
+  const n = typeof o.n === 'number' && Number.isInteger(o.n) && o.n >= 1 && o.n <= 1000 ? o.n : DEFAULT_TOP_N;
+  const drill = typeof o.d === 'string' && hosts.includes(o.d) ? o.d : undefined;
+  return { hosts, metric: typeof o.m === 'string' ? o.m : '', aggregate, topN: n, ...(drill !== undefined && { drill }) };
 }

@@ -1,17 +1,21 @@
 // A fleet tab: one metric across the picked hosts from pmproxy's /series store — one line per
-// host (multi-instance metrics folded per host by sum/avg/max/min at each sample, or one line
-// per instance), counters as rate(), over a window typed in UTC (prefilled from the time
-// bar). It says plainly that these are stored samples, not libpcp-interpolated values, and
-// lists the samples themselves under the chart.
-import { useEffect, useId, useRef, useState } from 'react';
+// host (multi-instance metrics folded per host by sum/avg/max/min at each sample, one line per
+// instance, or the top N instances at each sample), counters as rate(), over the time bar's
+// window. It says plainly that these are stored samples, not libpcp-interpolated values, and
+// lists the samples themselves under the chart. A host drilled into shows its Overview from
+// the store instead (fleet-host-view.tsx).
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { StripCanvas, type ChartOption } from '../charts/echarts';
 import { cycleColor } from '../charts/palette';
 import { asEngineError, describeError, getEngine } from '../engine-client';
 import type { EngineError } from '../../workers/engine-types';
 import type { FleetChartAnswer } from '../../workers/fleet-api';
-import { useDash } from '../store';
+import { dash, useDash } from '../store';
+import { PX_PER_SAMPLE } from '../state/time-slice';
 import { fleetBase } from './fleet-panel';
 import { FleetHeatmap } from './fleet-heatmap';
+import { FleetHostView } from './fleet-host-view';
+import { closeFleetTab } from './fleet-panel';
 import { formatUtc, parseUtc, setFleet, useFleet, type FleetAggregate, type FleetTab } from './fleet-state';
 
 /** Most sample rows listed per line under the chart (the chart has them all). */
@@ -28,32 +32,43 @@ function lineColors(answer: FleetChartAnswer): string[][] {
 }
 
 /** The unit of what is drawn: a counter under rate() is per second. */
-function drawnUnits(h: FleetChartAnswer['hosts'][number]): string {
+export function drawnUnits(h: FleetChartAnswer['hosts'][number]): string {
   const units = h.units === 'none' ? '' : h.units;
-  return h.expr.includes('rate(') ? `${units || 'count'} / sec` : units;
+  return h.rated ? `${units || 'count'} / sec` : units;
 }
 
-function chartOption(answer: FleetChartAnswer, tab: FleetTab): ChartOption {
+/** The window a chart answers: the time bar's when the chart was asked. */
+export interface FleetWindow {
+  readonly startMs: number;
+  readonly finishMs: number;
+}
+
+/** Whether a host's lines are named by instance (several lines, or one instance each). */
+function namesInstances(h: FleetChartAnswer['hosts'][number], aggregate: FleetAggregate): boolean {
+  return h.lines.length > 1 || aggregate === 'none' || aggregate === 'top';
+}
+
+function chartOption(answer: FleetChartAnswer, aggregate: FleetAggregate, win: FleetWindow, label?: (host: string, line: string) => string): ChartOption {
   const series: NonNullable<ChartOption['series']> = [];
   const colors = lineColors(answer);
   for (const [k, h] of answer.hosts.entries()) {
-    const many = h.lines.length > 1 || tab.aggregate === 'none';
+    const many = namesInstances(h, aggregate);
     for (const [j, l] of h.lines.entries()) {
       const data: Array<[number, number | null]> = [];
       for (let i = 0; i < l.timesMs.length; i++) data.push([l.timesMs[i], Number.isNaN(l.values[i]) ? null : l.values[i]]);
-      series.push({ type: 'line', name: lineLabel(h.host, l.name, many), data, showSymbol: data.length < 60, symbolSize: 4, lineStyle: { width: 1.5 }, color: colors[k][j], animation: false });
+      series.push({ type: 'line', name: label ? label(h.host, l.name) : lineLabel(h.host, l.name, many), data, showSymbol: data.length < 60, symbolSize: 4, lineStyle: { width: 1.5 }, color: colors[k][j], animation: false });
     }
   }
   return {
     animation: false,
     grid: { left: 64, right: 16, top: 12, bottom: 28 },
-    xAxis: { type: 'time', min: tab.startMs, max: tab.finishMs, axisLabel: { hideOverlap: true } },
+    xAxis: { type: 'time', min: win.startMs, max: win.finishMs, axisLabel: { hideOverlap: true } },
     yAxis: { type: 'value', scale: true },
     series,
   };
 }
 
-function FleetChart({ answer, tab }: { answer: FleetChartAnswer; tab: FleetTab }) {
+export function FleetChart({ answer, aggregate, win, label, height }: { answer: FleetChartAnswer; aggregate: FleetAggregate; win: FleetWindow; label?: (host: string, line: string) => string; height?: number }) {
   const el = useRef<HTMLDivElement>(null);
   const canvas = useRef<StripCanvas | null>(null);
   useEffect(() => {
@@ -68,27 +83,27 @@ function FleetChart({ answer, tab }: { answer: FleetChartAnswer; tab: FleetTab }
   useEffect(() => {
     const div = el.current;
     if (!div || !canvas.current) return;
-    canvas.current.render(chartOption(answer, tab), div.clientWidth, div.clientHeight);
-  }, [answer, tab]);
-  return <div ref={el} className="fleet-chart" data-testid="fleet-chart" />;
+    canvas.current.render(chartOption(answer, aggregate, win, label), div.clientWidth, div.clientHeight);
+  }, [answer, aggregate, win, label]);
+  return <div ref={el} className="fleet-chart" data-testid="fleet-chart" style={height !== undefined ? { height } : undefined} />;
 }
 
-function SamplesTable({ answer, tab }: { answer: FleetChartAnswer; tab: FleetTab }) {
+export function SamplesTable({ answer, aggregate, label }: { answer: FleetChartAnswer; aggregate: FleetAggregate; label?: (host: string, line: string) => string }) {
   return (
     <div className="fleet-samples">
       {answer.hosts.map((h) => (
-        <details key={h.host} data-testid="fleet-samples" data-host={h.host}>
+        <details key={h.host} data-testid="fleet-samples" data-host={h.host} data-metric={answer.metric}>
           <summary>
-            Stored samples of <b>{h.host}</b> {h.expr && <code>{h.expr}</code>} {h.decimated && '(thinned to 2 per pixel)'}
+            Stored samples of <b>{h.host}</b> {h.expr && <code>{h.expr}</code>} {h.rated && !h.expr.includes('rate(') && '(as rates between the samples pmproxy kept)'} {h.decimated && '(thinned to 2 per pixel)'}
           </summary>
           {h.lines.map((l) => (
             <table key={l.name}>
               <thead>
-                <tr><th>time (UTC)</th><th>{lineLabel(h.host, l.name, h.lines.length > 1 || tab.aggregate === 'none')}</th></tr>
+                <tr><th>time (UTC)</th><th>{label ? label(h.host, l.name) : lineLabel(h.host, l.name, namesInstances(h, aggregate))}</th></tr>
               </thead>
               <tbody>
                 {Array.from({ length: Math.min(l.timesMs.length, SAMPLE_ROWS) }, (_, i) => (
-                  <tr key={i} data-testid="fleet-sample" data-time-ms={l.timesMs[i]} data-value={l.values[i]}>
+                  <tr key={i} data-testid="fleet-sample" data-line={l.name} data-time-ms={l.timesMs[i]} data-value={l.values[i]}>
                     <td>{new Date(l.timesMs[i]).toISOString().slice(0, 23).replace('T', ' ')}</td>
                     <td>{l.values[i]}</td>
                   </tr>
@@ -104,42 +119,88 @@ function SamplesTable({ answer, tab }: { answer: FleetChartAnswer; tab: FleetTab
 
 export function FleetView() {
   const tab = useFleet((s) => s.tab);
+  if (!tab) return null;
+  return tab.drill !== undefined ? <FleetHostView tab={tab} host={tab.drill} /> : <FleetMetricView tab={tab} />;
+}
+
+/** The time bar's window (the fleet tab follows the app's one time control). */
+export function useFleetWindow(): FleetWindow | undefined {
+  const positionMs = useDash((s) => s.positionMs);
+  const windowMs = useDash((s) => s.windowMs);
+  return useMemo(() => (Number.isFinite(positionMs) && windowMs > 0 ? { startMs: positionMs - windowMs, finishMs: positionMs } : undefined), [positionMs, windowMs]);
+}
+
+/**
+ * The time bar's window in UTC text, editable: a typed range is shown through the time bar
+ * (dash().showedRange, within the stored history's bounds), like the range picker's.
+ */
+export function FleetWindowForm({ win, busy }: { win: FleetWindow | undefined; busy: boolean }) {
+  // Typed text lasts until the window changes; then the fields show the new window.
+  const [typed, setTyped] = useState<{ readonly win: FleetWindow | undefined; readonly from?: string; readonly to?: string }>();
+  const [error, setError] = useState<EngineError>();
+  const ids = { from: useId(), to: useId() };
+  const own = typed?.win === win ? typed : undefined;
+  const fromText = own?.from ?? (win ? formatUtc(win.startMs) : '');
+  const toText = own?.to ?? (win ? formatUtc(win.finishMs) : '');
+  const setFromText = (from: string): void => setTyped({ ...own, win, from });
+  const setToText = (to: string): void => setTyped({ ...own, win, to });
+  const apply = (): void => {
+    const startMs = parseUtc(fromText);
+    const finishMs = parseUtc(toText);
+    if (Number.isNaN(startMs) || Number.isNaN(finishMs) || !(finishMs > startMs)) {
+      setError({ code: 'EINVAL', message: `window "${fromText}" – "${toText}" is not two UTC times (YYYY-MM-DD HH:MM:SS), the first before the second`, context: 'fleet window' });
+      return;
+    }
+    setError(undefined);
+    dash().showedRange(startMs, finishMs);
+  };
+  return (
+    <>
+      <form className="fleet-bar" onSubmit={(e) => { e.preventDefault(); apply(); }}>
+        <span className="muted" title="The fleet tab shows the time bar's window; the time bar's bounds are the hosts' stored history">Time bar's window:</span>
+        <label htmlFor={ids.from}>From (UTC)</label>
+        <input id={ids.from} type="text" data-testid="fleet-from" value={fromText} onChange={(e) => setFromText(e.target.value)} />
+        <label htmlFor={ids.to}>To (UTC)</label>
+        <input id={ids.to} type="text" data-testid="fleet-to" value={toText} onChange={(e) => setToText(e.target.value)} />
+        <button type="submit" data-testid="fleet-apply">Show window</button>
+        {busy && <span className="muted" data-testid="fleet-busy">querying pmproxy…</span>}
+      </form>
+      {error && <div className="fleet-error" role="alert" data-testid="fleet-window-error">{describeError(error)}</div>}
+    </>
+  );
+}
+
+function FleetMetricView({ tab }: { tab: FleetTab }) {
   const [glob, setGlob] = useState('');
   const [matches, setMatches] = useState<readonly string[]>([]);
   const [searchError, setSearchError] = useState<EngineError>();
-  // The newest answer and the tab it answers: busy while the tab has changed since.
-  const [result, setResult] = useState<{ readonly tab: FleetTab; readonly answer?: FleetChartAnswer; readonly error?: EngineError }>();
-  const [windowError, setWindowError] = useState<EngineError>();
-  const [fromText, setFromText] = useState(() => (tab ? formatUtc(tab.startMs) : ''));
-  const [toText, setToText] = useState(() => (tab ? formatUtc(tab.finishMs) : ''));
+  // The newest answer and what it answers: busy while the tab or window has changed since.
+  const [result, setResult] = useState<{ readonly tab: FleetTab; readonly win: FleetWindow; readonly answer?: FleetChartAnswer; readonly error?: EngineError }>();
   const bodyRef = useRef<HTMLDivElement>(null);
-  const positionMs = useDash((s) => s.positionMs);
-  const windowMs = useDash((s) => s.windowMs);
-  const timeBarWindow = Number.isFinite(positionMs) && windowMs > 0 ? { startMs: positionMs - windowMs, finishMs: positionMs } : undefined;
-  const ids = { glob: useId(), agg: useId(), from: useId(), to: useId() };
+  const win = useFleetWindow();
+  const ids = { glob: useId(), agg: useId(), top: useId() };
 
   useEffect(() => {
-    if (!tab || tab.metric === '') return;
+    if (tab.metric === '' || !win) return;
     let live = true;
     const widthPx = Math.max(100, (bodyRef.current?.clientWidth ?? 1000) - 80);
+    const aggregate = tab.aggregate === 'top' ? { topk: tab.topN } : tab.aggregate;
     getEngine()
-      .fleetChart(fleetBase(), { key: 'fleet-tab', metric: tab.metric, hosts: tab.hosts, startMs: tab.startMs, finishMs: tab.finishMs, widthPx, aggregate: tab.aggregate })
+      .fleetChart(fleetBase(), { key: 'fleet-tab', metric: tab.metric, hosts: tab.hosts, startMs: win.startMs, finishMs: win.finishMs, widthPx, pointsPerPx: 1 / PX_PER_SAMPLE, aggregate })
       .then((a) => {
         if (!live || a.cancelled) return;
-        setResult({ tab, answer: a });
+        setResult({ tab, win, answer: a });
       })
       .catch((e: unknown) => {
-        if (live) setResult({ tab, error: asEngineError(e, tab.metric) });
+        if (live) setResult({ tab, win, error: asEngineError(e, tab.metric) });
       });
     return () => {
       live = false;
     };
-  }, [tab]);
+  }, [tab, win]);
 
-  if (!tab) return null;
-  const busy = tab.metric !== '' && result?.tab !== tab;
+  const busy = tab.metric !== '' && (result?.tab !== tab || result.win !== win);
   const answer = result?.answer;
-  const chartError = windowError ?? result?.error;
   const update = (patch: Partial<FleetTab>): void => setFleet((s) => (s.tab ? { tab: { ...s.tab, ...patch } } : {}));
   const search = (): void => {
     setSearchError(undefined);
@@ -149,22 +210,13 @@ export function FleetView() {
       .then(setMatches)
       .catch((e: unknown) => setSearchError(asEngineError(e, pattern)));
   };
-  const applyWindow = (): void => {
-    const startMs = parseUtc(fromText);
-    const finishMs = parseUtc(toText);
-    if (Number.isNaN(startMs) || Number.isNaN(finishMs) || !(finishMs > startMs)) {
-      setWindowError({ code: 'EINVAL', message: `window "${fromText}" – "${toText}" is not two UTC times (YYYY-MM-DD HH:MM:SS), the first before the second`, context: 'fleet window' });
-      return;
-    }
-    setWindowError(undefined);
-    update({ startMs, finishMs });
-  };
+  const shownAggregate = result?.tab.aggregate ?? tab.aggregate;
 
   return (
     <div className="fleet-view" data-testid="fleet-view" ref={bodyRef}>
       <div className="fleet-bar">
         <b data-testid="fleet-tab-title">Fleet: {tab.metric || 'pick a metric'} on {tab.hosts.join(', ')}</b>
-        <button type="button" className="small" data-testid="fleet-close" title="Close the fleet tab (back to the chart tabs)" onClick={() => setFleet({ tab: undefined })}>✕</button>
+        <button type="button" className="small" data-testid="fleet-close" title="Close the fleet tab (back to the chart tabs)" onClick={closeFleetTab}>✕</button>
       </div>
       <div className="fleet-note" data-testid="fleet-note">
         Stored samples from pmproxy's series store (as pmlogger recorded them; counters as rate() between stored samples) — not values interpolated by libpcp like the archive charts.
@@ -179,8 +231,15 @@ export function FleetView() {
           <option value="avg">avg</option>
           <option value="max">max</option>
           <option value="min">min</option>
+          <option value="top">top N at each sample</option>
           <option value="none">each instance</option>
         </select>
+        {tab.aggregate === 'top' && (
+          <>
+            <label htmlFor={ids.top}>N</label>
+            <input id={ids.top} type="number" min={1} max={100} className="fleet-top-n" data-testid="fleet-top-n" value={tab.topN} onChange={(e) => { const n = Math.round(Number(e.target.value)); if (n >= 1 && n <= 100) update({ topN: n }); }} />
+          </>
+        )}
       </form>
       {searchError && <div className="fleet-error" role="alert">{describeError(searchError)}</div>}
       {matches.length > 0 && (
@@ -191,33 +250,21 @@ export function FleetView() {
           {matches.length > 200 && <span className="muted">… {matches.length - 200} more: narrow the search</span>}
         </div>
       )}
-      <form className="fleet-bar" onSubmit={(e) => { e.preventDefault(); applyWindow(); }}>
-        <label htmlFor={ids.from}>From (UTC)</label>
-        <input id={ids.from} type="text" data-testid="fleet-from" value={fromText} onChange={(e) => setFromText(e.target.value)} />
-        <label htmlFor={ids.to}>To (UTC)</label>
-        <input id={ids.to} type="text" data-testid="fleet-to" value={toText} onChange={(e) => setToText(e.target.value)} />
-        <button type="submit" data-testid="fleet-apply">Show window</button>
-        {timeBarWindow && (
-          <button type="button" title="The window of the time bar below (the open archive's)" onClick={() => { setFromText(formatUtc(timeBarWindow.startMs)); setToText(formatUtc(timeBarWindow.finishMs)); setWindowError(undefined); update(timeBarWindow); }}>
-            Time bar's window
-          </button>
-        )}
-        {busy && <span className="muted" data-testid="fleet-busy">querying pmproxy…</span>}
-      </form>
-      {chartError && <div className="fleet-error" role="alert" data-testid="fleet-chart-error">{describeError(chartError)}</div>}
-      {answer && tab.metric !== '' && (
+      <FleetWindowForm win={win} busy={busy} />
+      {result?.error && <div className="fleet-error" role="alert" data-testid="fleet-chart-error">{describeError(result.error)}</div>}
+      {answer && result && tab.metric !== '' && (
         <>
           <div className="fleet-legend" data-testid="fleet-legend">
             {answer.hosts.map((h, k) => (
               <span key={h.host} data-testid="fleet-legend-host" data-host={h.host}>
                 {lineColors(answer)[k].map((c, j) => <span key={j} className="fleet-swatch" style={{ background: c }} />)}
-                <b>{h.host}</b>: {h.error ? <span className="fleet-error">{describeError(h.error)}</span> : `${h.lines.reduce((n, l) => n + l.timesMs.length, 0)} samples${h.semantics ? ` · ${h.semantics}` : ''}${drawnUnits(h) ? ` · ${drawnUnits(h)}` : ''}`}
+                <button type="button" className="link" data-testid="fleet-legend-drill" title={`${h.host}'s Overview from the store`} onClick={() => update({ drill: h.host })}><b>{h.host}</b></button>: {h.error ? <span className="fleet-error">{describeError(h.error)}</span> : `${h.lines.reduce((n, l) => n + l.timesMs.length, 0)} samples${h.semantics ? ` · ${h.semantics}` : ''}${drawnUnits(h) ? ` · ${drawnUnits(h)}` : ''}`}
               </span>
             ))}
           </div>
-          <FleetChart answer={answer} tab={result?.tab ?? tab} />
-          <FleetHeatmap answer={answer} startMs={(result?.tab ?? tab).startMs} finishMs={(result?.tab ?? tab).finishMs} />
-          <SamplesTable answer={answer} tab={result?.tab ?? tab} />
+          <FleetChart answer={answer} aggregate={shownAggregate} win={result.win} />
+          <FleetHeatmap answer={answer} startMs={result.win.startMs} finishMs={result.win.finishMs} />
+          <SamplesTable answer={answer} aggregate={shownAggregate} />
         </>
       )}
     </div>

@@ -37,7 +37,8 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string, op
     dash().finishedOpening(id, summary);
     // Archive URLs and live hosts are remembered for the panel's Recent list once they open;
     // files are not (a page cannot reopen them from the user's disk: recent-sources.ts).
-    if (origin.kind !== 'files') rememberSource(origin);
+    // (A host through pmproxy's /pmapi is not: the Recent list reopens hosts through the bridge.)
+    if (origin.kind === 'url' || (origin.kind === 'live' && origin.via === undefined)) rememberSource(origin);
     followArchive(id, summary);
     if (summary.kind === 'live') {
       dash().connectionChanged(id, { state: 'connected' });
@@ -169,6 +170,14 @@ export function selectSource(id: string): void {
 /** Opens a live host through the bridge. */
 export function openLive(host: string, bridgeUrl: string): Promise<SourceSummary | undefined> {
   return openOne({ kind: 'live', host, bridgeUrl }, { kind: 'live', host }, host);
+}
+
+/** `pmdash serve --pmproxy URL` forwards pmproxy's read endpoints here (same origin): /pmapi for live hosts, /series for the Fleet panel. */
+export const PMPROXY_BASE_PATH = '/pmproxy';
+
+/** Opens a live host through the serving pmproxy's /pmapi REST API (no bridge). */
+export function openLiveViaPmproxy(host: string): Promise<SourceSummary | undefined> {
+  return openOne({ kind: 'live', host, bridgeUrl: '', pmproxyUrl: `${location.origin}${PMPROXY_BASE_PATH}` }, { kind: 'live', host, via: 'pmproxy' }, `${host} via pmproxy`);
 }
 
 /**

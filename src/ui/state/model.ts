@@ -8,7 +8,8 @@ import type { ConnectionStatus, EngineError, InstanceSelector, SourceHandle, Sou
 export type SourceOrigin =
   | { readonly kind: 'files'; readonly names: readonly string[] }
   | { readonly kind: 'url'; readonly url: string }
-  | { readonly kind: 'live'; readonly host: string };
+  /** `via: 'pmproxy'`: through the serving pmproxy's /pmapi (`pmdash serve --pmproxy`), not the bridge. */
+  | { readonly kind: 'live'; readonly host: string; readonly via?: 'pmproxy' };
 
 export type SourceStatus = 'opening' | 'ready' | 'failed' | 'closed';
 

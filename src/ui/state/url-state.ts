@@ -16,7 +16,7 @@ export const URL_KEY = 'dash';
  * A source a link can reopen. Files cannot be (they live on the sender's disk): the link
  * names them, with the archive's name and host, so the recipient's drop binds to them.
  */
-export type SnapshotSource = ({ readonly url: string } | { readonly host: string } | { readonly files: readonly string[]; readonly name?: string; readonly hostname?: string }) & {
+export type SnapshotSource = ({ readonly url: string } | { readonly host: string; readonly via?: 'pmproxy' } | { readonly files: readonly string[]; readonly name?: string; readonly hostname?: string }) & {
   /** An archive's time shift in ms (SourceEntry.offsetMs), when it has one. */
   readonly shift?: number;
 };
@@ -94,7 +94,7 @@ function sourceOf(s: SourceEntry): SnapshotSource {
   const shift = s.offsetMs ? { shift: s.offsetMs } : {};
   switch (s.origin.kind) {
     case 'url': return { url: s.origin.url, ...shift };
-    case 'live': return { host: s.origin.host };
+    case 'live': return { host: s.origin.host, ...(s.origin.via && { via: s.origin.via }) };
     case 'files': return { files: s.origin.names, ...(s.summary && { name: s.summary.name, hostname: s.summary.hostname }), ...shift };
   }
 }
@@ -261,7 +261,7 @@ export function restoreSnapshot(input: unknown): RestoreResult {
   const sources: SnapshotSource[] = (Array.isArray(raw.sources) ? raw.sources : []).map((s: unknown, i): SnapshotSource => {
     const shift = isObj(s) && typeof s.shift === 'number' && Number.isFinite(s.shift) && s.shift !== 0 ? { shift: s.shift } : {};
     if (isObj(s) && typeof s.url === 'string') return { url: s.url, ...shift };
-    if (isObj(s) && typeof s.host === 'string') return { host: s.host };
+    if (isObj(s) && typeof s.host === 'string') return { host: s.host, ...(s.via === 'pmproxy' && { via: 'pmproxy' as const }) };
     if (isObj(s) && Array.isArray(s.files)) {
       const name = str(s.name);
       const hostname = str(s.hostname);

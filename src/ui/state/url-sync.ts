@@ -14,7 +14,7 @@
 import { asEngineError, describeError, getEngine } from '../engine-client';
 import { notify } from '../menu/notices';
 import { bridgeUrlFor } from '../sources/bridge-url';
-import { claimOpens, openLive, openUrl } from '../sources/open-sources';
+import { claimOpens, openLive, openLiveViaPmproxy, openUrl } from '../sources/open-sources';
 import { dash, watchDash, type DashState } from '../store';
 import { zoneTz } from '../time/zone';
 import { loadStandardView, openViewText } from '../views/view-actions';
@@ -55,9 +55,26 @@ function remember(fragment: string, title: string): void {
   }
 }
 
+/**
+ * A part of the page address kept by another module (the fleet tab: `fleet=`), written after
+ * `dash=` whenever it changes; `text()` is undefined when the part has nothing to say.
+ */
+export interface FragmentPart {
+  text(): string | undefined;
+  subscribe(onChange: () => void): () => void;
+}
+
+const parts: FragmentPart[] = [];
+let partChanged: (() => void) | undefined;
+
+export function addFragmentPart(part: FragmentPart): void {
+  parts.push(part);
+  part.subscribe(() => partChanged?.());
+}
+
 /** The fragment for the dashboard as it is now. */
 export function currentFragment(): string {
-  return encodeSnapshot(takeSnapshot(dash()));
+  return [encodeSnapshot(takeSnapshot(dash())), ...parts.map((p) => p.text()).filter((t): t is string => t !== undefined)].join('&');
 }
 
 /** A link that reopens this dashboard. */
@@ -82,15 +99,20 @@ function write(): void {
 /** Rewrites the fragment whenever what it holds changes. Returns the stop function. */
 export function startUrlSync(): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const stop = watchDash((s, p) => {
-    if (s.tabs === p.tabs && s.charts === p.charts && s.activeTabId === p.activeTabId && s.sources === p.sources && s.positionMs === p.positionMs && s.intervalMs === p.intervalMs && s.intervalFixed === p.intervalFixed && s.windowMs === p.windowMs && s.zone === p.zone && s.bounds === p.bounds && s.liveIntervalMs === p.liveIntervalMs && s.liveHistoryMs === p.liveHistoryMs) return;
+  const schedule = (): void => {
     if (timer === undefined) timer = setTimeout(() => {
       timer = undefined;
       write();
     }, SYNC_DELAY_MS);
+  };
+  const stop = watchDash((s, p) => {
+    if (s.tabs === p.tabs && s.charts === p.charts && s.activeTabId === p.activeTabId && s.sources === p.sources && s.positionMs === p.positionMs && s.intervalMs === p.intervalMs && s.intervalFixed === p.intervalFixed && s.windowMs === p.windowMs && s.zone === p.zone && s.bounds === p.bounds && s.liveIntervalMs === p.liveIntervalMs && s.liveHistoryMs === p.liveHistoryMs) return;
+    schedule();
   });
+  partChanged = schedule;
   return () => {
     stop();
+    partChanged = undefined;
     if (timer !== undefined) clearTimeout(timer);
   };
 }
@@ -203,7 +225,7 @@ export function restoreFromAddress(hash: string): Promise<void> | undefined {
   const layout = snapshotLayout(snap, ids);
   dash().replacedLayout(layout.tabs, layout.charts, layout.idSerial);
   dash().selectedTab(layout.activeTabId);
-  const opens = snap.sources.flatMap((s) => ('url' in s ? [openUrl(s.url)] : 'host' in s ? [openLive(s.host, bridgeUrlFor(s.host))] : []));
+  const opens = snap.sources.flatMap((s) => ('url' in s ? [openUrl(s.url)] : 'host' in s ? [s.via === 'pmproxy' ? openLiveViaPmproxy(s.host) : openLive(s.host, bridgeUrlFor(s.host))] : []));
   if (warnings.length > 0) notify('warning', `Restoring the dashboard from the link:\n${warnings.join('\n')}`);
   return Promise.all(opens).then(() => {
     // Time shifts before the time: the link's position is in drawn (shifted) time.
