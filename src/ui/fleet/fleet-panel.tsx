@@ -59,7 +59,10 @@ async function probe(): Promise<void> {
   await loadHosts();
   if (linked instanceof Error) notify('warning', `Restoring the dashboard from the link: ${linked.message}`);
   // The link's own time (bounds, window, position in `dash=`) comes with the dashboard.
-  else if (linked) setFleet({ tab: linked, picked: [...linked.hosts] });
+  else if (linked) {
+    dash().heldTime(true);
+    setFleet({ tab: linked, picked: [...linked.hosts] });
+  }
 }
 
 /**
@@ -81,7 +84,9 @@ export async function openFleetTab(hosts: readonly string[] = fleetState().picke
   if (hosts.length === 0) return;
   const s = fleetState();
   const tab: FleetTab = { hosts: [...hosts], metric: s.tab?.metric ?? '', aggregate: s.tab?.aggregate ?? 'sum', topN: s.tab?.topN ?? DEFAULT_TOP_N, ...(drill !== undefined && { drill }) };
-  // The time bar moves first, so the tab's first query is already over the stored history.
+  // The time bar moves first, so the tab's first query is already over the stored history,
+  // and stays there while the tab shows, whatever opens meanwhile.
+  dash().heldTime(true);
   try {
     const span = await getEngine().fleetSpan(fleetBase(), hosts);
     if (span) showHistory(span.startMs, span.endMs);
@@ -95,6 +100,7 @@ export async function openFleetTab(hosts: readonly string[] = fleetState().picke
 /** Closes the fleet tab; the time bar's bounds go back to the archives'. */
 export function closeFleetTab(): void {
   setFleet({ tab: undefined });
+  dash().heldTime(false);
   dash().resetBounds();
   dash().archiveBoundsChanged();
 }

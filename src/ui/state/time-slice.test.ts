@@ -37,6 +37,28 @@ describe('time slice', () => {
     expect(s.intervalMs).toBe(10_000);
   });
 
+  it('leaves a held time bar alone (a fleet tab on the stored history) while another archive opens, and lets go on release', () => {
+    const store = opened();
+    const d = store.getState();
+    d.heldTime(true);
+    d.narrowedBounds(5_000_000_000, 5_000_000_000 + 86_400_000);
+    d.showedRange(5_000_000_000 + 82_800_000, 5_000_000_000 + 86_400_000);
+    const held = { positionMs: store.getState().positionMs, windowMs: store.getState().windowMs };
+    // The demo finishing its open: it becomes current and asks for its first hour.
+    const id = d.beganOpening({ kind: 'url', url: 'demo' }, 'demo');
+    d.finishedOpening(id, summary(9_000_000, 9_600_000, 1000));
+    d.choseSource(id);
+    d.enteredArchive(9_000_000, 9_600_000);
+    expect({ positionMs: store.getState().positionMs, windowMs: store.getState().windowMs }).toEqual(held);
+    // Released: the window comes back onto the archives.
+    d.heldTime(false);
+    d.resetBounds();
+    d.archiveBoundsChanged();
+    const s = store.getState();
+    expect(s.positionMs).toBeLessThanOrEqual(9_600_000);
+    expect(s.positionMs - s.windowMs).toBeGreaterThanOrEqual(1_000_000);
+  });
+
   it('steps one interval and stops where the window would leave the data', () => {
     const store = opened();
     store.getState().changedInterval(1000);

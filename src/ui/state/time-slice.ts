@@ -53,6 +53,11 @@ export interface TimeSlice {
   readonly windowMs: number;
   /** Width of the chart area in CSS px (the interval follows it). */
   readonly viewWidthPx: number;
+  /**
+   * A fleet tab holds the time bar on the store's history: sources opening or becoming
+   * current meanwhile (the demo, still loading when the tab was opened) leave the window alone.
+   */
+  readonly timeHeld: boolean;
   /** Ranges before each zoom, oldest first: "back" pops one, "reset" returns to the first. */
   readonly zoomHistory: readonly TimeRange[];
   readonly playState: PlayState;
@@ -69,6 +74,8 @@ export interface TimeSlice {
   readonly livePaused: boolean;
 
   archiveBoundsChanged(): void;
+  /** A fleet tab takes (true) or gives back (false) the time bar. */
+  heldTime(held: boolean): void;
   /**
    * The current source changed: when the window shows nothing of it, move to its first hour
    * (as when it opened), on a grid from its start.
@@ -258,6 +265,7 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
     intervalFixed: false,
     windowMs: 60_000,
     viewWidthPx: DEFAULT_VIEW_WIDTH_PX,
+    timeHeld: false,
     zoomHistory: [],
     playState: 'stopped',
     vcrMode: 'normal',
@@ -270,6 +278,7 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
 
     archiveBoundsChanged() {
       const s = get();
+      if (s.timeHeld) return;
       const b = archiveUnionBounds(s.sources);
       if (!b) return;
       if (Number.isNaN(s.positionMs)) {
@@ -280,8 +289,12 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
         show(s.positionMs, s.windowMs);
       }
     },
+    heldTime(held) {
+      set({ timeHeld: held });
+    },
     focusedSource() {
       const s = get();
+      if (s.timeHeld) return;
       const b = focusBounds(s);
       if (!b || !Number.isFinite(s.positionMs)) return;
       if (s.positionMs > b.startMs && s.positionMs - s.windowMs < b.endMs) return;
@@ -290,6 +303,7 @@ export const createTimeSlice: SliceCreator<TimeSlice> = (set, get) => {
       show(b.startMs + w, w, b.startMs);
     },
     enteredArchive(startMs, endMs) {
+      if (get().timeHeld) return;
       const w = Math.min(DEFAULT_WINDOW_MS, Math.max(1, endMs - startMs));
       set({ playState: 'stopped', zoomHistory: [], bounds: undefined });
       show(startMs + w, w, startMs);
