@@ -138,6 +138,11 @@ export async function dropAndChart(page: Page, files: readonly string[], sourceL
   await openApp(page);
   await dropFiles(page, files);
   await expect(source(page, sourceLabel)).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  return chartMetric(page, metric);
+}
+
+/** Charts one metric of the current source in a new chart, as the metric browser does it. */
+export async function chartMetric(page: Page, metric: string): Promise<Locator> {
   await page.getByTestId('metric-search').fill(metric);
   await page.locator(`[data-testid="pmns-row"][data-path="${metric}"]`).click();
   await page.getByTestId('metric-details').getByTestId('add-new-chart').click();

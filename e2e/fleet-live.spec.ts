@@ -1,14 +1,16 @@
 // Live through pmproxy's /pmapi (issue 15 item 5): from the default page of `pmdash serve
 // --pmproxy URL`, the Fleet panel's "Live via pmproxy" opens a host pmproxy reaches — the
 // same live Overview, pause and connection state as the bridge's live hosts, with no bridge.
-// The outage is pmproxy's: this spec's own throwaway pmproxy (test/throwaway-pmproxy.ts, on
-// ports of PMDASH_E2E_PORT's range) between the page and the shared pmcd is stopped and
-// started again; pmcd itself is shared and never restarted here.
+// Two outages: this spec's own throwaway pmproxy (test/throwaway-pmproxy.ts, on ports of
+// PMDASH_E2E_PORT's range) between the page and the shared pmcd is stopped and started
+// again; and a pmcd of the test's own (test/throwaway-pmcd.ts) behind that pmproxy is
+// restarted. The machine's pmcd is shared and never restarted here.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { runTool } from '../test/oracle';
+import { ThrowawayPmcd } from '../test/throwaway-pmcd';
 import { startThrowawayPmproxy, type ThrowawayPmproxy } from '../test/throwaway-pmproxy';
-import { chart, legendNumber, source } from './dash';
+import { chart, chartMetric, legendNumber, source } from './dash';
 
 const base = Number(process.env.PMDASH_E2E_PORT ?? 8145);
 const SERVE_PORT = base + 2;
@@ -97,4 +99,40 @@ test('a live host through pmproxy /pmapi updates, pauses, and is live again afte
   }, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
   await expect.poll(() => legendNumber(load, '# cpus'), { timeout: 10_000 }).toBe(Number(ncpu));
   expect(errors).toEqual([]);
+});
+
+test('a live host through pmproxy /pmapi is live again after its pmcd restarts', async ({ page }) => {
+  const pmcd = await ThrowawayPmcd.start();
+  try {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`http://localhost:${SERVE_PORT}/`);
+    await expect(page.getByTestId('fleet-panel')).toBeVisible();
+    await page.getByTestId('pmapi-host').fill(pmcd.host);
+    await page.getByTestId('pmapi-connect').click();
+    const src = source(page, `${pmcd.host} via pmproxy`);
+    await expect(src).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+    const conn = src.getByTestId('connection');
+    await expect(conn).toHaveAttribute('data-state', 'connected');
+    // pmcd's own pid tells the old pmcd from the new one.
+    const c = await chartMetric(page, 'pmcd.pid');
+    const pidShown = async (): Promise<number> => legendNumber(c, (await c.getByTestId('legend-item').first().getAttribute('data-label')) ?? '');
+    const pminfoPid = async (): Promise<number> => Number(/value (\d+)/.exec((await runTool('pminfo', ['-h', pmcd.host, '-f', 'pmcd.pid'])).stdout)?.[1]);
+    const before = await pminfoPid();
+    await expect.poll(pidShown, { timeout: 20_000 }).toBe(before);
+
+    await pmcd.restart();
+    const after = await pminfoPid();
+    expect(after).not.toBe(before);
+    // The chart goes on with the new pmcd's values, and the source says it is connected.
+    await expect.poll(pidShown, { timeout: 30_000 }).toBe(after);
+    await expect(conn).toHaveAttribute('data-state', 'connected');
+    const end = async (): Promise<number> => Number(await c.getAttribute('data-window-end'));
+    const t = await end();
+    await expect.poll(end, { timeout: 10_000 }).toBeGreaterThan(t);
+    await page.screenshot({ path: test.info().outputPath('pmapi-after-pmcd-restart.png') });
+    expect(errors).toEqual([]);
+  } finally {
+    await pmcd.dispose();
+  }
 });

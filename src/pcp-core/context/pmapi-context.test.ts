@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { PM_ERR_MODE, PM_ERR_NAME } from '../errors';
 import { FleetTransport, type FleetFetch } from '../fleet/transport';
-import type { PmId } from '../types';
+import { PM_TYPE_NOSUPPORT, type PmId } from '../types';
 import { PM_MODE_INTERP } from './context';
 import { PmapiContext } from './pmapi-context';
 
@@ -47,6 +47,21 @@ describe('PmapiContext (scripted pmproxy)', () => {
     const r = await c2.fetch(ids);
     expect(r.timestamp).toEqual({ sec: 1795644370, nsec: 348404103 });
     expect(r.sets[0].values).toEqual([18446744073709551615n]);
+  });
+
+  it('takes a metric of unsupported type and unknown semantics as pmproxy describes it (the sample PMDA\'s sample.bad.nosupport)', async () => {
+    const t = new FleetTransport({
+      baseUrl: BASE,
+      fetch: scripted({
+        '/pmapi/context': CONTEXT,
+        '/pmapi/7/fetch': FETCH_HOST,
+        '/pmapi/7/metric': '{"context":7,"metrics":[{"name":"sample.bad.nosupport","pmid":"29.0.55","type":"unsupported","sem":"???","units":"none"},{"name":"sample.bad.unknown","message":"failed to lookup metric name","success":false}]}',
+      }),
+    });
+    const ctx = await PmapiContext.open(t, { hostspec: 'h' });
+    const [id] = (await ctx.lookupNames(['sample.bad.nosupport'])) as PmId[];
+    const [d] = await ctx.lookupDescs([id]);
+    expect(d).toMatchObject({ type: PM_TYPE_NOSUPPORT, sem: 0 });
   });
 
   it('refuses malformed answers naming the URL, and modes other than LIVE', async () => {

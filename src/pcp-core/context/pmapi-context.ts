@@ -32,12 +32,15 @@ import {
   PM_TYPE_32,
   PM_TYPE_64,
   PM_TYPE_AGGREGATE,
+  PM_TYPE_AGGREGATE_STATIC,
   PM_TYPE_DOUBLE,
   PM_TYPE_EVENT,
   PM_TYPE_FLOAT,
   PM_TYPE_HIGHRES_EVENT,
+  PM_TYPE_NOSUPPORT,
   PM_TYPE_STRING,
   PM_TYPE_U32,
+  PM_TYPE_UNKNOWN,
   PM_TYPE_U64,
   PM_VAL_DPTR,
   PM_VAL_INSITU,
@@ -67,9 +70,14 @@ type Obj = Record<string, unknown>;
 
 const TYPES: Readonly<Record<string, number>> = {
   '32': PM_TYPE_32, u32: PM_TYPE_U32, '64': PM_TYPE_64, u64: PM_TYPE_U64, float: PM_TYPE_FLOAT, double: PM_TYPE_DOUBLE,
-  string: PM_TYPE_STRING, aggregate: PM_TYPE_AGGREGATE, event: PM_TYPE_EVENT, highres_event: PM_TYPE_HIGHRES_EVENT,
+  string: PM_TYPE_STRING, aggregate: PM_TYPE_AGGREGATE, aggregate_static: PM_TYPE_AGGREGATE_STATIC, event: PM_TYPE_EVENT,
+  highres_event: PM_TYPE_HIGHRES_EVENT,
+  // pmproxy's words for PM_TYPE_NOSUPPORT and any other type (libpcp_web pmwebapi_type_str):
+  // a PMDA may export such a metric (the sample PMDA's sample.bad.nosupport).
+  unsupported: PM_TYPE_NOSUPPORT, unknown: PM_TYPE_UNKNOWN,
 };
-const SEMS: Readonly<Record<string, number>> = { counter: PM_SEM_COUNTER, instant: PM_SEM_INSTANT, discrete: PM_SEM_DISCRETE };
+/** pmSemStr's words; "???" is its word for any other semantics (sample.bad.nosupport has 0). */
+const SEMS: Readonly<Record<string, number>> = { counter: PM_SEM_COUNTER, instant: PM_SEM_INSTANT, discrete: PM_SEM_DISCRETE, '???': 0 };
 
 /** `"value":NUMBER` and `"timestamp":NUMBER` as strings, so no digit is lost to a double. */
 function quoteNumbers(text: string): string {
