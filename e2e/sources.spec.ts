@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { archiveServer } from './archive-server';
-import { chart, legendNumber, openApp, pmvalAt, position, QA, source } from './dash';
+import { chart, dropFiles, legendNumber, openApp, pmvalAt, position, QA, source } from './dash';
 import { openDemo } from './menus';
 
 /** The first grid offset of the position from the archive start, as pmval's -S +offset. */
@@ -63,6 +63,26 @@ test.describe('opening archives', () => {
     } finally {
       await srv.close();
     }
+  });
+
+  test('a drop at once on the default page, before the demo has opened, shows the dropped archive and no demo', async ({ page }) => {
+    // No wait for the demo: the drop comes as soon as the page can take it, as an impatient
+    // user's does, and the demo's bytes come slowly (a slow network), so the drop's archive
+    // opens first. The demo, finishing later, must not take the screen back.
+    await page.route('**/demo/**', async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await page.goto('/');
+    await expect(page.getByTestId('drop-target')).toBeVisible();
+    await dropFiles(page, ['meta', 'index', '0'].map((s) => `${QA}/20180415.09.16.${s}`));
+    await expect(source(page, '20180415.09.16')).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+    await expect(page.getByTestId('headline-host')).toHaveText('brolley-t530');
+    // Past the demo's own (slowed) open, still only the drop.
+    await page.waitForTimeout(6000);
+    await expect(page.getByTestId('source')).toHaveCount(1);
+    await expect(page.getByTestId('headline-host')).toHaveText('brolley-t530');
+    await expect.poll(() => legendNumber(chart(page, /CPU Utilization/), 'Idle'), { timeout: 30_000 }).toBeGreaterThanOrEqual(0);
   });
 
   test('Open files… opens the picked files of an archive', async ({ page }) => {

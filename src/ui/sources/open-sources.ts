@@ -30,6 +30,14 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string, op
   let prepared: PreparedOverview | undefined;
   try {
     summary = await getEngine().open(spec, onProgress);
+    // The page's demo, still opening when the user opened something of their own, gives way
+    // before it is ever shown: the user's source is what they see (issue 13 item 1).
+    if (opts.isDefault && userOpenedMeanwhile(id)) {
+      progress.stop();
+      await getEngine().close(summary.handle);
+      dash().forgotSource(id);
+      return undefined;
+    }
     // An archive's Overview is worked out before the source shows as open: the engine answers
     // it before what the panels then ask, and the dashboard changes once, not twice.
     prepared = summary.kind === 'archive' ? await overviewFor(id, summary).then((charts) => ({ charts }), (error: unknown) => ({ error })) : undefined;
@@ -58,6 +66,11 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string, op
     notify('warning', `${label} opened, but its Overview could not be laid out: ${describeError(asEngineError(e, label))}`);
   }
   return summary;
+}
+
+/** Whether another source than `id` is open or opening (what the user opened meanwhile). */
+function userOpenedMeanwhile(id: string): boolean {
+  return dash().sources.some((x) => x.id !== id && (x.status === 'ready' || x.status === 'opening'));
 }
 
 /** A source's Overview charts worked out as it opened, or why they could not be. */
