@@ -69,10 +69,12 @@ describe('recording a live source', () => {
     expect(records.size).toBe(out.status.records);
     const names = ['kernel.all.load', 'kernel.all.cpu.user', 'hinv.ncpu', 'mem.util.free', 'mem.util.used'];
     // Every recorded sample is one the chart was sent, value for value.
-    const byTime = new Map(frames.map((f) => [dayMicros(f.timestamps[0] ?? NaN), f]));
+    // pmdumplog prints whole microseconds and a frame's time is epoch ms as a double: the two
+    // may differ by the last microsecond, while samples are 500 ms apart.
+    const frameAt = (us: number): SeriesBlock | undefined => frames.find((f) => Math.abs(dayMicros(f.timestamps[0] ?? NaN) - us) <= 1);
     let compared = 0;
     for (const [us, row] of records) {
-      const f = byTime.get(us);
+      const f = frameAt(us);
       expect(f, `a frame at the recorded time ${us} µs`).toBeDefined();
       for (const c of f?.columns ?? []) {
         const key = c.instName === '' ? (names[c.plot] ?? '') : `${names[c.plot] ?? ''}[${c.instName}]`;
