@@ -150,3 +150,20 @@ export async function chartMetric(page: Page, metric: string): Promise<Locator> 
   await expect(c).toBeVisible();
   return c;
 }
+
+/**
+ * A multi-instance metric of a dropped archive as a heatmap chart: charted (at least five
+ * instances in its legend), at `stepSec`, over a 60-interval window ending at `at`, then
+ * switched to the heatmap style in the chart editor.
+ */
+export async function dropAndHeatmap(page: Page, files: readonly string[], sourceLabel: string, metric: string, stepSec: number, at: string): Promise<Locator> {
+  const c = await dropAndChart(page, files, sourceLabel, metric);
+  await expect.poll(() => c.getByTestId('legend-item').count()).toBeGreaterThanOrEqual(5);
+  await setIntervalSec(page, stepSec);
+  await page.getByTestId('window').selectOption('60');
+  await setPosition(page, at);
+  await c.getByTestId('edit-chart').click();
+  await page.getByTestId('editor-style').selectOption('heatmap');
+  await page.getByTestId('editor-close').click();
+  return c;
+}

@@ -5,21 +5,14 @@
 // row labels and the scale — not lines.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { dropAndChart, QA, setIntervalSec, setPosition } from './dash';
+import { dropAndHeatmap, QA } from './dash';
 import { download } from './menus';
 
 const ARCH = `${QA}/20180416.10.00`;
 const ARCH_FILES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${ARCH}.${s}`);
 
 test('a heatmap chart exports as a PNG of its cells, row labels and scale', async ({ page }) => {
-  const c = await dropAndChart(page, ARCH_FILES, '20180416.10.00', 'network.interface.in.packets');
-  await expect.poll(() => c.getByTestId('legend-item').count()).toBeGreaterThanOrEqual(5);
-  await setIntervalSec(page, 10);
-  await page.getByTestId('window').selectOption('60');
-  await setPosition(page, '2018-04-16 10:41:25.325');
-  await c.getByTestId('edit-chart').click();
-  await page.getByTestId('editor-style').selectOption('heatmap');
-  await page.getByTestId('editor-close').click();
+  const c = await dropAndHeatmap(page, ARCH_FILES, '20180416.10.00', 'network.interface.in.packets', 10, '2018-04-16 10:41:25.325');
   const heat = c.getByTestId('heatmap');
   await expect(heat).toBeVisible();
   await expect(c.getByTestId('heatmap-scale')).toHaveAttribute('data-hi', /\d/);

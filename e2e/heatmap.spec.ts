@@ -5,7 +5,7 @@
 // the largest (then the mean) of pmval's values for that interface in the cell's span.
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { dropAndChart, labelStartMs, QA, setIntervalSec, setPosition } from './dash';
+import { dropAndHeatmap, labelStartMs, QA } from './dash';
 
 const ARCH = `${QA}/20180416.10.00`;
 const ARCH_FILES = ['meta.xz', 'index', '0.xz', '1.xz', '2.xz', '3.xz'].map((s) => `${ARCH}.${s}`);
@@ -38,14 +38,7 @@ async function hoverCell(page: Page, c: Locator, fx: number, row: number, rows: 
 }
 
 test('a heatmap of a per-interface rate: rows per instance, cells equal the max (and mean) of pmval\'s values in their span', async ({ page }) => {
-  const c = await dropAndChart(page, ARCH_FILES, '20180416.10.00', METRIC);
-  await expect.poll(() => c.getByTestId('legend-item').count()).toBeGreaterThanOrEqual(5);
-  await setIntervalSec(page, STEP_S);
-  await page.getByTestId('window').selectOption('60');
-  await setPosition(page, '2018-04-16 10:41:25.325');
-  await c.getByTestId('edit-chart').click();
-  await page.getByTestId('editor-style').selectOption('heatmap');
-  await page.getByTestId('editor-close').click();
+  const c = await dropAndHeatmap(page, ARCH_FILES, '20180416.10.00', METRIC, STEP_S, '2018-04-16 10:41:25.325');
 
   const heat = c.getByTestId('heatmap');
   await expect(heat).toBeVisible();

@@ -6,26 +6,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runTool } from '../test/oracle';
+import { ensurePmcd, runTool } from '../test/oracle';
 import type { ConnectionEvent, LiveContext } from '../src/pcp-core/context/live-context';
 import { bridgeUrl } from '../src/pcp-core/pdu/target-spec';
 import type { Desc, PmId } from '../src/pcp-core/types';
 import { openLiveContext } from '../src/node/open-live-context';
 import { serveWithBridge } from './serve';
-
-async function pmcdUp(): Promise<boolean> {
-  return (await runTool('pminfo', ['-h', 'localhost', 'hinv.ncpu'], { timeoutMs: 20_000 })).status === 0;
-}
-
-/** Waits until pmcd answers again, starting it if a restart left it down. */
-async function ensurePmcd(): Promise<void> {
-  for (let i = 0; i < 30; i++) {
-    if (await pmcdUp()) return;
-    if (i === 10) await runTool('/etc/init.d/pmcd', ['start']);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error('pmcd is not answering on localhost:44321 after the restart test');
-}
 
 function when(ctx: LiveContext, state: ConnectionEvent['state']): Promise<ConnectionEvent> {
   return new Promise((resolve) => {

@@ -52,3 +52,20 @@ export async function queryPythonOracle<T>(script: string, request: unknown, env
 export function scratchDir(prefix = 'pmdash-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
+
+async function pmcdUp(): Promise<boolean> {
+  return (await runTool('pminfo', ['-h', 'localhost', 'hinv.ncpu'], { timeoutMs: 20_000 })).status === 0;
+}
+
+/**
+ * For the restart tests (the `restart` project restarts the machine's pmcd): waits until pmcd
+ * answers on localhost again, starting it if a restart left it down.
+ */
+export async function ensurePmcd(): Promise<void> {
+  for (let i = 0; i < 30; i++) {
+    if (await pmcdUp()) return;
+    if (i === 10) await runTool('/etc/init.d/pmcd', ['start']);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error('pmcd is not answering on localhost:44321 after the restart test');
+}

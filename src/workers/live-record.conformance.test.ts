@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { runTool, scratchDir } from '../../test/oracle';
 import { dayMicros, parseDumplogValues } from '../../test/dumplog-values';
 import { openLiveContext } from '../node/open-live-context';
-import type { PmId } from '../pcp-core/types';
+import { countFetches } from '../pcp-core/context/testing/live-helpers';
 import { EngineApi } from './engine-api';
 import type { LiveEvent, PlotRequest, SeriesBlock } from './engine-types';
 
@@ -28,12 +28,7 @@ const TICKS = 4;
 describe('recording a live source', () => {
   it('writes the values the chart got, from its own fetches, into an archive PCP reads', async () => {
     const live = await openLiveContext('localhost:44321', { reconnectDelaysMs: [] });
-    let fetches = 0;
-    const inner = live.fetch.bind(live);
-    live.fetch = (ids: readonly PmId[]) => {
-      fetches++;
-      return inner(ids);
-    };
+    const fetches = countFetches(live);
     const api = new EngineApi(() => Promise.resolve({ ctx: live, name: 'localhost', endMs: NaN, intervalMs: 0, archives: [], warnings: [] }));
     const { handle } = await api.open({ kind: 'live', host: 'localhost', bridgeUrl: 'ws://unused' });
     const frames: SeriesBlock[] = [];
@@ -53,7 +48,7 @@ describe('recording a live source', () => {
     expect(out.status.capped).toBe(false);
     expect(out.status.error).toBeUndefined();
     // One fetch per tick: every fetch made a frame, the recording none of its own.
-    expect(fetches).toBe(frames.length);
+    expect(fetches()).toBe(frames.length);
 
     const dir = scratchDir('pmdash-record-');
     writeFileSync(join(dir, 'r.tar'), out.tar);

@@ -5,25 +5,11 @@
 // `restart` vitest project runs *.restart.test.ts files alone; this one always leaves pmcd
 // running. (The e2e twin, e2e/fleet-live.spec.ts, stops and starts its own pmproxy instead.)
 import { afterAll, describe, expect, it } from 'vitest';
-import { runTool } from '../../../test/oracle';
+import { ensurePmcd, runTool } from '../../../test/oracle';
 import { startThrowawayPmproxy } from '../../../test/throwaway-pmproxy';
 import { FleetTransport } from '../fleet/transport';
 import type { Desc, PmId, Result } from '../types';
 import { PmapiContext } from './pmapi-context';
-
-async function pmcdUp(): Promise<boolean> {
-  return (await runTool('pminfo', ['-h', 'localhost', 'hinv.ncpu'], { timeoutMs: 20_000 })).status === 0;
-}
-
-/** Waits until pmcd answers again, starting it if a restart left it down. */
-async function ensurePmcd(): Promise<void> {
-  for (let i = 0; i < 30; i++) {
-    if (await pmcdUp()) return;
-    if (i === 10) await runTool('/etc/init.d/pmcd', ['start']);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error('pmcd is not answering on localhost:44321 after the restart test');
-}
 
 describe('pmcd restarted under a /pmapi live host', () => {
   afterAll(ensurePmcd, 120_000);

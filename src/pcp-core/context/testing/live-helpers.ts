@@ -3,6 +3,7 @@
 // over TCP, optionally hiding hello features so the older PDU paths (FETCH/RESULT, one
 // DESC_REQ per PMID, no labels) are exercised against the same pmcd; read `pminfo -f`.
 import { TransportEvents, type Transport } from '../../pdu/transport';
+import type { PmId, Result } from '../../types';
 
 /** Wraps a transport so the hello's feature word (bytes 18–19 of the stream) loses `mask`. */
 export function maskHelloFeatures(inner: Transport, mask: number): Transport {
@@ -58,4 +59,18 @@ export function parsePminfoValues(text: string): Map<string, Map<number, string>
     if (inst && current) current.set(Number(inst[1]), inst[2] ?? '');
   }
   return out;
+}
+
+/**
+ * Counts a live context's fetches from now on (the proof that charts and recordings share one
+ * fetch per tick): returns a reader of the count.
+ */
+export function countFetches(ctx: { fetch(ids: readonly PmId[]): Promise<Result> }): () => number {
+  let n = 0;
+  const inner = ctx.fetch.bind(ctx);
+  ctx.fetch = (ids: readonly PmId[]) => {
+    n++;
+    return inner(ids);
+  };
+  return () => n;
 }
