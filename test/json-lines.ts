@@ -3,9 +3,10 @@
 // ours are both doubles, printed by different code), everything else equal.
 import { expect } from 'vitest';
 
-type Json = null | number | string | { [k: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-function close(a: Json, b: Json, path: string): void {
+/** Equal JSON, every number within 1e-9 relative (ours against libpcp's), at `path`. */
+export function expectJsonClose(a: Json, b: Json, path: string): void {
   if (typeof a === 'number' && typeof b === 'number') {
     if (Math.abs(a - b) > 1e-9 * Math.max(Math.abs(a), Math.abs(b))) expect.fail(`${path}: ${a} vs libpcp ${b}`);
     return;
@@ -15,7 +16,7 @@ function close(a: Json, b: Json, path: string): void {
     return;
   }
   expect(Object.keys(a), path).toEqual(Object.keys(b));
-  for (const k of Object.keys(a)) close(a[k] ?? null, b[k] ?? null, `${path}.${k}`);
+  for (const k of Object.keys(a)) expectJsonClose((a as Record<string, Json>)[k] ?? null, (b as Record<string, Json>)[k] ?? null, `${path}.${k}`);
 }
 
 /** Compares two JSON-lines outputs; returns the number of lines. */
@@ -24,6 +25,6 @@ export function compareJsonLines(ours: string, theirs: string): number {
   const b = theirs.trimEnd().split('\n').map((l) => JSON.parse(l) as Json);
   expect(a[0]).toEqual(b[0]);
   expect(a.length, 'number of samples').toBe(b.length);
-  for (let i = 1; i < a.length; i++) close(a[i] ?? null, b[i] ?? null, `line ${i + 1}`);
+  for (let i = 1; i < a.length; i++) expectJsonClose(a[i] ?? null, b[i] ?? null, `line ${i + 1}`);
   return a.length;
 }

@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectJsonClose, type Json } from '../../test/json-lines';
 import { PYTHON, QA_ARCHIVES, runTool, scratchDir } from '../../test/oracle';
 import { DirFileSet } from '../node/dir-file-set';
 import { openStored } from '../pcp-core/io/open-stored';
@@ -88,22 +89,6 @@ async function frameCount(path: string): Promise<number> {
   } finally {
     await src.close();
   }
-}
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-
-/** Equal JSON, numbers to 1e-9 relative (our arithmetic against libpcp's, as values.conformance). */
-function expectClose(a: Json, b: Json, path: string): void {
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (Math.abs(a - b) > 1e-9 * Math.max(Math.abs(a), Math.abs(b))) expect.fail(`${path}: ${a} vs libpcp ${b}`);
-    return;
-  }
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
-    expect(a, path).toEqual(b);
-    return;
-  }
-  expect(Object.keys(a), path).toEqual(Object.keys(b));
-  for (const k of Object.keys(a)) expectClose((a as Record<string, Json>)[k], (b as Record<string, Json>)[k], `${path}.${k}`);
 }
 
 describe('.zst archives read as libpcp reads their plain copies', () => {
@@ -199,7 +184,7 @@ describe('.zst archives read as libpcp reads their plain copies', () => {
         const b = theirs.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Json);
         expect(a.length, 'samples').toBe(b.length);
         expect(a.length).toBeGreaterThan(5);
-        a.forEach((line, i) => expectClose(line, b[i], `line ${i + 1}`));
+        a.forEach((line, i) => expectJsonClose(line, b[i], `line ${i + 1}`));
       });
     }
   }
