@@ -93,15 +93,19 @@ export interface ChartResult {
 
 const ID_CHUNK = 200;
 
-/** An AbortSignal that aborts when any of `signals` does. */
-function anySignal(signals: ReadonlyArray<AbortSignal | undefined>): AbortSignal {
+/**
+ * An AbortSignal that aborts when any of `signals` does, and a detach that removes its
+ * listeners: a caller's long-lived signal (one per panel) must not gather one per chart.
+ */
+function anySignal(signals: ReadonlyArray<AbortSignal | undefined>): { signal: AbortSignal; detach: () => void } {
   const c = new AbortController();
-  for (const s of signals) {
-    if (!s) continue;
+  const abort = (): void => c.abort();
+  const live = signals.filter((s): s is AbortSignal => s !== undefined);
+  for (const s of live) {
     if (s.aborted) c.abort();
-    else s.addEventListener('abort', () => c.abort(), { once: true });
+    else s.addEventListener('abort', abort, { once: true });
   }
-  return c.signal;
+  return { signal: c.signal, detach: () => live.forEach((s) => s.removeEventListener('abort', abort)) };
 }
 
 function chunks<T>(list: readonly T[], size: number): T[][] {
@@ -284,7 +288,7 @@ export class FleetClient {
       this.running.get(request.key)?.abort();
       this.running.set(request.key, own);
     }
-    const signal = anySignal([own.signal, request.signal]);
+    const { signal, detach } = anySignal([own.signal, request.signal]);
     try {
       const span = request.finishSec - request.startSec;
       if (!(span > 0) || !(request.widthPx >= 1)) throw new FleetError(EPROTO, `empty chart window (${request.startSec}..${request.finishSec}, ${request.widthPx} px)`, this.url('/series/query'));
@@ -303,6 +307,7 @@ export class FleetClient {
       if (signal.aborted) throw new FleetError(ECANCELED, 'request cancelled', this.url('/series/query'));
       return { metric: request.metric, hosts, intervalSec };
     } finally {
+      detach();
       if (request.key !== undefined && this.running.get(request.key) === own) this.running.delete(request.key);
     }
   }

@@ -77,6 +77,40 @@ describe('Limiter', () => {
     expect(order).toEqual([3, 4]);
     expect(l.inFlight).toBe(0);
   });
+
+  it('listens to a signal once however many waiters share it, and drops them all when it aborts', async () => {
+    const l = new Limiter(1);
+    const held = await l.acquire();
+    const c = new AbortController();
+    let listeners = 0;
+    const add = c.signal.addEventListener.bind(c.signal);
+    c.signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      listeners++;
+      add(...args);
+    }) as typeof c.signal.addEventListener;
+    const waiters = Array.from({ length: 50 }, () => l.acquire(c.signal));
+    expect(listeners).toBe(1);
+    expect(l.watchedSignals).toBe(1);
+    c.abort();
+    const settled = await Promise.allSettled(waiters);
+    expect(settled.every((s) => s.status === 'rejected')).toBe(true);
+    expect(l.watchedSignals).toBe(0);
+    held();
+    expect(l.inFlight).toBe(0);
+  });
+
+  it('stops listening once the last waiter on a signal is granted', async () => {
+    const l = new Limiter(1);
+    const held = await l.acquire();
+    const c = new AbortController();
+    const next = l.acquire(c.signal);
+    expect(l.watchedSignals).toBe(1);
+    held();
+    (await next)();
+    expect(l.watchedSignals).toBe(0);
+    c.abort(); // late abort: nothing waits any more
+    expect(l.inFlight).toBe(0);
+  });
 });
 
 describe('SeriesCache', () => {
