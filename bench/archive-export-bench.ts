@@ -12,6 +12,7 @@ import { mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngineApi } from '../src/workers/engine-api';
+import { tarSize } from '../src/pcp-core/export/tar';
 import type { MeasuredResult } from './harness';
 
 export const ARCHIVE_EXPORT_BENCH = 'export archive hour 20180416.10.00';
@@ -39,7 +40,7 @@ async function ours(dir: string, suffixes: readonly string[]): Promise<{ wholeMs
   const out = await api.exportArchive(src.handle, FROM_MS, TO_MS);
   const t2 = performance.now();
   await api.close(src.handle);
-  return { wholeMs: t2 - t0, exportMs: t2 - t1, records: out.records, bytes: out.tar.length };
+  return { wholeMs: t2 - t0, exportMs: t2 - t1, records: out.records, bytes: tarSize(out.tarParts) };
 }
 
 function native(from: string, dir: string, k: number): number {

@@ -20,7 +20,7 @@ it('exports a window of omnibus_v3 that PCP reads back as the source', async () 
   expect(out.base).toMatch(/^omnibus_v3-20220403T06505\dZ$/);
   expect(out.records).toBeGreaterThan(10);
   const dir = scratchDir('pmdash-export-');
-  writeFileSync(join(dir, 'x.tar'), out.tar);
+  writeFileSync(join(dir, 'x.tar'), Buffer.concat(out.tarParts));
   expect((await runTool('tar', ['-xf', join(dir, 'x.tar'), '-C', dir])).status).toBe(0);
   const base = join(dir, out.base);
   const check = await runTool('pmlogcheck', [base]);

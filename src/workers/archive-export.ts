@@ -7,14 +7,14 @@ import { ArchiveContext } from '../pcp-core/context/archive-context';
 import type { Context } from '../pcp-core/context/context';
 import { DerivedContext } from '../pcp-core/derived/derived-context';
 import { PM_ERR_NOTARCHIVE, PmError } from '../pcp-core/errors';
-import { tarFiles } from '../pcp-core/export/tar';
+import { tarParts } from '../pcp-core/export/tar';
 import { msToTimestamp } from './series-time';
 
 export interface ExportedArchive {
   /** Base name of the new archive, e.g. "pmdash-demo-20231114T221320Z". */
   readonly base: string;
-  /** The .tar holding BASE.meta, BASE.index and BASE.0. */
-  readonly tar: Uint8Array;
+  /** The .tar holding BASE.meta, BASE.index and BASE.0, in parts (a Blob joins them). */
+  readonly tarParts: readonly Uint8Array<ArrayBuffer>[];
   readonly records: number;
   /** Time of the first and last record copied (epoch ms). */
   readonly firstMs: number;
@@ -35,10 +35,10 @@ export async function exportArchiveWindow(ctx: Context, name: string, t0Ms: numb
   const firstMs = toMs(image.label.start);
   const base = `${name}-${compactUtc(firstMs)}`;
   const mtimeSec = Math.floor(Date.now() / 1000);
-  const tar = tarFiles([
+  const parts = tarParts([
     { name: `${base}.meta`, bytes: image.meta, mtimeSec },
     { name: `${base}.index`, bytes: image.index, mtimeSec },
     { name: `${base}.0`, bytes: image.volumeParts, mtimeSec },
   ]);
-  return { base, tar, records: image.records, firstMs, lastMs: toMs(image.end) };
+  return { base, tarParts: parts, records: image.records, firstMs, lastMs: toMs(image.end) };
 }

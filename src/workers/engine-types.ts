@@ -236,7 +236,7 @@ export interface RecordingStatus {
 export interface RecordedArchive {
   /** Base name of the archive, e.g. "myhost-20231114T221320Z". */
   readonly base: string;
-  /** The .tar holding BASE.meta, BASE.index, BASE.0 (and BASE.view when a view was given). */
-  readonly tar: Uint8Array;
+  /** The .tar holding BASE.meta, BASE.index, BASE.0 (and BASE.view when a view was given), in parts (a Blob joins them). */
+  readonly tarParts: readonly Uint8Array<ArrayBuffer>[];
   readonly status: RecordingStatus;
 }

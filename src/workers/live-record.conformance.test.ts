@@ -51,7 +51,7 @@ describe('recording a live source', () => {
     expect(fetches()).toBe(frames.length);
 
     const dir = scratchDir('pmdash-record-');
-    writeFileSync(join(dir, 'r.tar'), out.tar);
+    writeFileSync(join(dir, 'r.tar'), Buffer.concat(out.tarParts));
     expect((await runTool('tar', ['-xf', join(dir, 'r.tar'), '-C', dir])).status).toBe(0);
     const base = join(dir, out.base);
     const check = await runTool('pmlogcheck', [base]);

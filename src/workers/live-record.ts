@@ -6,7 +6,7 @@
 // RECORD_CAP_BYTES; past it the recording keeps what it has and says it is capped.
 import { ResultRecorder } from '../pcp-core/archive-writer';
 import type { DerivedContext } from '../pcp-core/derived/derived-context';
-import { tarFiles } from '../pcp-core/export/tar';
+import { tarParts } from '../pcp-core/export/tar';
 import type { PmId, Result, Timestamp } from '../pcp-core/types';
 import { toEngineError } from './engine-error';
 import type { EngineError, PlotRequest, RecordedArchive, RecordingStatus } from './engine-types';
@@ -89,6 +89,6 @@ export class LiveRecording implements LiveTap {
       { name: `${base}.0`, bytes: image.volumeParts, mtimeSec },
     ];
     if (view !== undefined) files.push({ name: `${base}.view`, bytes: new TextEncoder().encode(view), mtimeSec });
-    return { base, tar: tarFiles(files), status: this.status() };
+    return { base, tarParts: tarParts(files), status: this.status() };
   }
 }

@@ -12,6 +12,7 @@ import { PM_LABEL_CONTEXT, PM_LABEL_INDOM } from '../context/context';
 import { memoryFileSet } from '../io';
 import { PM_TYPE_64, PM_VAL_DPTR, PM_VAL_SPTR, type Timestamp } from '../types';
 import { ArchiveWriter, type ArchiveImage } from './archive-writer';
+import { utf8Length } from './byte-writer';
 import { at, build, D, desc, DESCS, events, set, T0 } from './testing/synthetic';
 
 async function readBack(img: ArchiveImage) {
@@ -125,5 +126,34 @@ describe('ArchiveWriter', () => {
       const { recs: want } = await readBack(img);
       expect(recs[0]?.sets).toEqual(want[0]?.sets);
     }
+  });
+});
+
+describe('utf8Length', () => {
+  it('counts what TextEncoder writes, without encoding', () => {
+    for (const s of ['', 'cpu0', 'Größe', '磁盘', '😀 emoji', 'lone \ud800 high', 'lone \udc00 low', 'end \ud83d']) {
+      expect(utf8Length(s)).toBe(new TextEncoder().encode(s).length);
+    }
+  });
+});
+
+describe('a V2 record larger than what is left of the current chunk', () => {
+  it('starts a new chunk instead of doubling the one being written', () => {
+    const w = new ArchiveWriter({ pid: 1, hostname: 'h', timezone: 'UTC', zoneinfo: '' });
+    w.desc(DESCS.i32, ['m']);
+    // A V2 record: length, 8-byte timestamp, numpmid 0, trailer; 300 KB of it is padding the
+    // reader never sees, enough to overflow the first 256 KB chunk.
+    const len = 300 * 1024;
+    const raw = new Uint8Array(len);
+    const view = new DataView(raw.buffer);
+    view.setUint32(0, len);
+    view.setUint32(4, T0);
+    view.setInt32(12, 0);
+    view.setUint32(len - 4, len);
+    w.recordRaw(at(0), raw, 2);
+    w.recordRaw(at(1), raw, 2);
+    const image = w.finish();
+    expect(image.volumeParts.length).toBeGreaterThanOrEqual(2);
+    expect(image.volume.length).toBe(808 + 2 * (len + 4));
   });
 });

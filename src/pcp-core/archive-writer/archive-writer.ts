@@ -10,19 +10,19 @@
 // label's start is the first record's time; all three labels share PID and hostname (§3.3).
 import { PM_VAL_INSITU, type Desc, type InDom, type InstanceList, type PmId, type Timestamp } from '../types';
 import { compareTimestamps } from '../time/timestamp';
-import { ArchiveByteWriter } from './byte-writer';
+import { ArchiveByteWriter, utf8Length } from './byte-writer';
 import { encodeLabelV3, LABEL_SIZE_V3, type LabelFields } from './encode-label';
 import { ArchiveWriteError, encodeDesc, encodeIndom, encodeLabelSets, encodeText, type IndomEntry, type LabelSetToWrite } from './encode-meta';
 import { encodeMarkV3, encodeRecordV3, type ValueSetToWrite } from './encode-record';
 
 /** The files of a written archive, by suffix. */
 export interface ArchiveImage {
-  readonly meta: Uint8Array;
-  readonly index: Uint8Array;
+  readonly meta: Uint8Array<ArrayBuffer>;
+  readonly index: Uint8Array<ArrayBuffer>;
   /** Volume 0 (joined from volumeParts when first asked for). */
-  readonly volume: Uint8Array;
+  readonly volume: Uint8Array<ArrayBuffer>;
   /** Volume 0 in the pieces it was written in (label first): a .tar takes them as they are. */
-  readonly volumeParts: readonly Uint8Array[];
+  readonly volumeParts: readonly Uint8Array<ArrayBuffer>[];
   readonly label: LabelFields;
   readonly records: number;
   /** Time of the last record (the label's start is the first). */
@@ -41,7 +41,7 @@ export class ArchiveWriter {
   private readonly meta = new ArchiveByteWriter(64 * 1024);
   /** The volume: finished chunks, then the chunk being written (records never straddle two). */
   private data = new ArchiveByteWriter(256 * 1024);
-  private readonly dataChunks: Uint8Array[] = [];
+  private readonly dataChunks: Uint8Array<ArrayBuffer>[] = [];
   /** Bytes of the volume in dataChunks. */
   private dataBase = 0;
   private readonly index = new ArchiveByteWriter(4096);
@@ -146,11 +146,19 @@ export class ArchiveWriter {
 
   /** Between records: a full chunk is set aside and a new one begun. */
   private rollVolume(): void {
-    if (this.data.length < VOLUME_CHUNK) return;
+    if (this.data.length >= VOLUME_CHUNK) this.newChunk(VOLUME_CHUNK + 64 * 1024);
+  }
+
+  /** Before a record of known size: a chunk it would overflow (and double) is set aside first. */
+  private roomFor(bytes: number): void {
+    if (this.data.length > LABEL_SIZE_V3 && this.data.length + bytes > this.data.capacity) this.newChunk(Math.max(VOLUME_CHUNK + 64 * 1024, bytes));
+  }
+
+  private newChunk(capacity: number): void {
     const chunk = this.data.take();
     this.dataChunks.push(chunk);
     this.dataBase += chunk.length;
-    this.data = new ArchiveByteWriter(VOLUME_CHUNK + 64 * 1024);
+    this.data = new ArchiveByteWriter(capacity);
   }
 
   /**
@@ -162,6 +170,7 @@ export class ArchiveWriter {
    */
   recordRaw(timestamp: Timestamp, raw: Uint8Array, version: number): void {
     this.checkOrder(timestamp);
+    this.roomFor(raw.length + (version >= 3 ? 0 : 4));
     const at = this.volumeLength;
     const local = this.data.length;
     if (version >= 3) {
@@ -241,8 +250,8 @@ export class ArchiveWriter {
     const parts = [...this.dataChunks, this.data.current()];
     parts[0]?.set(labelFor(0), 0);
     const size = this.volumeLength;
-    let joined: Uint8Array | undefined;
-    const volume = (): Uint8Array => {
+    let joined: Uint8Array<ArrayBuffer> | undefined;
+    const volume = (): Uint8Array<ArrayBuffer> => {
       if (joined) return joined;
       joined = new Uint8Array(size);
       let at = 0;
@@ -285,6 +294,6 @@ function deltaEntries(prev: InstanceList, next: InstanceList): IndomEntry[] | un
 /** Bytes of an instance-domain record body with these entries (ids, offsets, names). */
 function encodedSize(entries: readonly IndomEntry[]): number {
   let n = 0;
-  for (const e of entries) n += 8 + (e.name === null ? 0 : new TextEncoder().encode(e.name).length + 1);
+  for (const e of entries) n += 8 + (e.name === null ? 0 : utf8Length(e.name) + 1);
   return n;
 }

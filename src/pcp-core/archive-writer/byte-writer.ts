@@ -24,6 +24,22 @@ export class ArchiveByteWriter extends ByteWriter {
   }
 }
 
+/** Bytes of a string in UTF-8, counted without encoding it (a lone surrogate counts as the
+ *  3-byte replacement character TextEncoder writes for it). */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
 /** UTF-8 bytes of a string. */
 export function utf8Bytes(s: string): Uint8Array {
   return utf8.encode(s);

@@ -123,7 +123,9 @@ export class IndomHistory {
     for (const s of this.stored) {
       // A delta with no full record before it is rebuilt against an empty set (libpcp
       // reports "no full indom record" and leaves it unusable).
-      const set = s.delta ? applyDelta(prev, s) : { instances: s.instances, names: s.names as string[] };
+      // A full record's names stay undecoded until asked for: a caller after the times or
+      // the instance ids (export, INTERP's calipers) need not decode every name ever logged.
+      const set: InstanceList = s.delta ? applyDelta(prev, s) : { instances: s.instances, get names() { return s.names as string[]; } };
       out.push({ stamp: s.stamp, delta: s.delta, storedCount: s.instances.length, set });
       prev = set;
     }

@@ -1,7 +1,7 @@
 // tarFiles: header fields, checksum, padding and the end marker, read back by hand here;
 // GNU tar itself unpacks the result in tar.conformance.test.ts.
 import { expect, it } from 'vitest';
-import { tarFiles } from './tar';
+import { tarFiles, tarParts, tarSize } from './tar';
 
 const text = (b: Uint8Array, at: number, n: number): string => new TextDecoder().decode(b.subarray(at, at + n)).replace(/\0.*$/s, '');
 
@@ -34,4 +34,18 @@ it('writes a file given in pieces as the same bytes joined', () => {
   const whole = Uint8Array.from({ length: 1300 }, (_, i) => i % 251);
   const pieces = [whole.subarray(0, 7), whole.subarray(7, 700), whole.subarray(700)];
   expect(tarFiles([{ name: 'x.0', bytes: pieces, mtimeSec: 5 }])).toEqual(tarFiles([{ name: 'x.0', bytes: whole, mtimeSec: 5 }]));
+});
+
+it('hands the files back as parts without copying them', () => {
+  const data = Uint8Array.from({ length: 700 }, (_, i) => i & 0xff);
+  const parts = tarParts([{ name: 'x.meta', bytes: data, mtimeSec: 9 }]);
+  expect(parts).toContain(data);
+  expect(tarSize(parts)).toBe(512 + 1024 + 1024);
+  const joined = new Uint8Array(tarSize(parts));
+  let at = 0;
+  for (const p of parts) {
+    joined.set(p, at);
+    at += p.length;
+  }
+  expect(joined).toEqual(tarFiles([{ name: 'x.meta', bytes: data, mtimeSec: 9 }]));
 });

@@ -9,7 +9,7 @@ const utf8 = new TextEncoder();
 export interface TarEntry {
   readonly name: string;
   /** The file's bytes, whole or in pieces (a large file need not be joined first). */
-  readonly bytes: Uint8Array | readonly Uint8Array[];
+  readonly bytes: Uint8Array<ArrayBuffer> | readonly Uint8Array<ArrayBuffer>[];
   /** Modification time, seconds since the epoch. */
   readonly mtimeSec: number;
 }
@@ -42,7 +42,7 @@ function sizeOf(e: TarEntry): number {
   return e.bytes instanceof Uint8Array ? e.bytes.length : e.bytes.reduce((n, p) => n + p.length, 0);
 }
 
-function header(e: TarEntry): Uint8Array {
+function header(e: TarEntry): Uint8Array<ArrayBuffer> {
   const h = new Uint8Array(BLOCK);
   const [prefix, name] = splitName(e.name);
   putString(h, 0, 100, name);
@@ -62,21 +62,37 @@ function header(e: TarEntry): Uint8Array {
   return h;
 }
 
-/** The tar archive of `entries`, in order. */
-export function tarFiles(entries: readonly TarEntry[]): Uint8Array {
-  let size = 2 * BLOCK;
-  for (const e of entries) size += BLOCK + Math.ceil(sizeOf(e) / BLOCK) * BLOCK;
-  const out = new Uint8Array(size);
-  let at = 0;
+/**
+ * The tar archive of `entries` as pieces to be joined by whoever consumes them (a Blob takes
+ * them as they are): headers, padding and the end marker are new; each file's bytes are the
+ * caller's own arrays, never copied, so a 70 MB export is not written twice.
+ */
+export function tarParts(entries: readonly TarEntry[]): Uint8Array<ArrayBuffer>[] {
+  const out: Uint8Array<ArrayBuffer>[] = [];
   for (const e of entries) {
-    out.set(header(e), at);
-    at += BLOCK;
-    let p = at;
-    for (const part of e.bytes instanceof Uint8Array ? [e.bytes] : e.bytes) {
-      out.set(part, p);
-      p += part.length;
-    }
-    at += Math.ceil(sizeOf(e) / BLOCK) * BLOCK;
+    out.push(header(e));
+    const size = sizeOf(e);
+    for (const part of e.bytes instanceof Uint8Array ? [e.bytes] : e.bytes) if (part.length > 0) out.push(part);
+    const pad = Math.ceil(size / BLOCK) * BLOCK - size;
+    if (pad > 0) out.push(new Uint8Array(pad));
+  }
+  out.push(new Uint8Array(2 * BLOCK));
+  return out;
+}
+
+/** The tar archive of `entries`, in order, in one array. */
+export function tarFiles(entries: readonly TarEntry[]): Uint8Array {
+  const parts = tarParts(entries);
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
   }
   return out;
+}
+
+/** Bytes of a tar archive given as parts. */
+export function tarSize(parts: readonly Uint8Array[]): number {
+  return parts.reduce((n, p) => n + p.length, 0);
 }

@@ -8,10 +8,15 @@
 const MAX_HINT = 256 * 1024 * 1024;
 
 export class ByteWriter {
-  private buf: Uint8Array;
+  private buf: Uint8Array<ArrayBuffer>;
   private view: DataView;
   /** Bytes written so far. */
   length = 0;
+
+  /** Bytes the buffer holds before it must grow. */
+  get capacity(): number {
+    return this.buf.length;
+  }
 
   /** @param capacity expected final size; a wrong guess only costs a copy */
   constructor(capacity = 256) {
@@ -106,18 +111,18 @@ export class ByteWriter {
   }
 
   /** The bytes written so far (a view: later writes may replace the buffer). */
-  current(): Uint8Array {
+  current(): Uint8Array<ArrayBuffer> {
     return this.buf.subarray(0, this.length);
   }
 
   /** The finished bytes, copied into an allocation of their own size. */
-  finish(): Uint8Array {
+  finish(): Uint8Array<ArrayBuffer> {
     return this.buf.slice(0, this.length);
   }
 
   /** The finished bytes without a copy unless more than a quarter of the capacity is spare
    *  (whole decompressed volumes: a second full-size copy is what this avoids). */
-  take(): Uint8Array {
+  take(): Uint8Array<ArrayBuffer> {
     const view = this.buf.subarray(0, this.length);
     return this.length < this.buf.length * 0.75 ? view.slice() : view;
   }

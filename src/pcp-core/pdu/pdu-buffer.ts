@@ -43,7 +43,7 @@ export class PduWriter extends ByteWriter {
   }
 
   /** The finished PDU: a copy exactly `len` bytes long with the header filled in. */
-  override finish(): Uint8Array {
+  override finish(): Uint8Array<ArrayBuffer> {
     this.patchI32(0, this.length).patchI32(4, this.type).patchI32(8, this.from);
     return super.finish();
   }

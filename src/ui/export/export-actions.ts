@@ -318,7 +318,7 @@ export async function exportArchives(): Promise<number> {
     if (src.handle === undefined) continue;
     try {
       const out = await getEngine().exportArchive(src.handle, t0, t1);
-      downloadBlob(new Blob([out.tar.slice().buffer], { type: 'application/x-tar' }), `${out.base}.tar`);
+      downloadBlob(new Blob([...out.tarParts], { type: 'application/x-tar' }), `${out.base}.tar`);
       notify('info', `${out.base}.tar: ${out.records} records of ${src.summary?.name ?? src.label} (unpack with "tar xf ${out.base}.tar", then e.g. "pmdumplog -a ${out.base}")`);
       done++;
     } catch (e) {

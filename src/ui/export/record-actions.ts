@@ -133,7 +133,7 @@ export async function stopRecordings(): Promise<number> {
         return undefined;
       });
       const out = await getEngine().stopRecording(r.status.id, view);
-      downloadBlob(new Blob([out.tar.slice().buffer], { type: 'application/x-tar' }), `${out.base}.tar`);
+      downloadBlob(new Blob([...out.tarParts], { type: 'application/x-tar' }), `${out.base}.tar`);
       const capped = out.status.capped ? ` (stopped at the ${mb(out.status.capBytes)} cap)` : '';
       notify('info', `${out.base}.tar: ${out.status.records} samples of ${r.host}${capped} (unpack with "tar xf ${out.base}.tar", then drop the files here or e.g. "pmdumplog -a ${out.base}")`);
       done++;
