@@ -14,7 +14,7 @@ import { PM_ERR_EOL, PM_ERR_LOGREC, PM_ERR_PMID_LOG, PM_ERR_TYPE } from '../erro
 import type { AtomValue, PmId, Result, Timestamp, ValueSet } from '../types';
 import { PM_ID_NULL, PM_INDOM_NULL, PM_SEM_COUNTER, PM_SEM_DISCRETE, isNumericType } from '../types';
 import type { InstanceProfile } from './instance-profile';
-import { updateBounds, UPD_MARK_BACK, UPD_MARK_FORW, UPD_MARK_NONE, type BoundsContext, type IgnoreMarks, type ScanState, type WantList } from './interp-bounds';
+import { controlsKey, updateBounds, UPD_MARK_BACK, UPD_MARK_FORW, UPD_MARK_NONE, type BoundsContext, type IgnoreMarks, type ScanState, type WantList } from './interp-bounds';
 import type { MetricControl } from './interp-state';
 import { newMetricControl, S_MARK, S_SCANNED, S_UNDEFINED } from './interp-state';
 import { interpolatedValue } from './interp-value';
@@ -119,7 +119,7 @@ export class InterpEngine {
     private readonly cursor: LogCursor,
     private readonly options: InterpOptions,
   ) {
-    this.bctx = { cursor, controls: this.controls, want: this.want, ignoreMarks: options.ignoreMarks };
+    this.bctx = { cursor, controls: this.controls, controlsKey: controlsKey(), want: this.want, ignoreMarks: options.ignoreMarks };
   }
 
   /** __pmLogResetInterp (pmSetMode): forget bounds that no longer bracket the new origin. */
@@ -137,6 +137,7 @@ export class InterpEngine {
     if (!mc) {
       mc = newMetricControl(pmid, this.cursor.set.meta, this.cursor.base);
       this.controls.set(pmid, mc);
+      this.bctx.controlsKey = controlsKey();
     }
     return mc;
   }
