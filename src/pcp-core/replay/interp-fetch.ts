@@ -564,7 +564,8 @@ export class InterpEngine {
   }
 
   private valueSet(mc: MetricControl, tReq: number, stamp: number): ValueSet {
-    // Instance ids gather in a reused scratch array and are copied out once, exactly sized.
+    // Instance ids gather in a reused scratch array and are copied out once, exactly sized
+    // (or not at all when they are those of the metric's previous set).
     if (this.scratch.length < mc.size) this.scratch = new Int32Array(mc.size);
     const scratch = this.scratch;
     const values: AtomValue[] = [];
@@ -582,10 +583,19 @@ export class InterpEngine {
     const numval = mc.numval > 0 ? values.length : mc.numval;
     // Values built from blocks come back as PM_VAL_DPTR; insitu ones keep the archive's.
     const valfmt = values.length > 0 && mc.valfmt !== PM_VAL_INSITU ? PM_VAL_DPTR : Math.max(mc.valfmt, PM_VAL_INSITU);
-    const set: ValueSet = { pmid: mc.pmid as PmId, numval, valfmt, inst: scratch.slice(0, values.length), values };
+    let inst = mc.lastInst;
+    if (!sameIds(inst, scratch, values.length)) inst = mc.lastInst = scratch.slice(0, values.length);
+    const set: ValueSet = { pmid: mc.pmid as PmId, numval, valfmt, inst, values };
     mc.builtStamp = stamp;
     mc.builtSet = set;
     mc.lastNumval = mc.numval;
     return set;
   }
+}
+
+/** Whether `ids` holds exactly the first `n` entries of `scratch`. */
+function sameIds(ids: Int32Array, scratch: Int32Array, n: number): boolean {
+  if (ids.length !== n) return false;
+  for (let i = 0; i < n; i++) if (ids[i] !== scratch[i]) return false;
+  return true;
 }
