@@ -14,8 +14,8 @@
 // machine it moves far less). Then a CPU profile (node --cpu-prof) of pmdash's warm loop and
 // of a whole `values` run: where the time that remains goes.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { profileSummary } from './cpu-profile';
 import type { MeasuredResult } from './harness';
@@ -139,7 +139,7 @@ function warmRow(native: string, suite: ArchiveCases, c: Case, name: string): Me
     name,
     work:
       `${c.metrics.join(', ')} every ${suite.deltaMs / 1000} s over ${suite.archive} (${samples} samples, ${shape?.values ?? NaN} values per pass), ` +
-      `warm in-process pmFetch loop vs libpcp's (C); CPU time per sample: libpcp ${nativeCpu.toFixed(0)} ns, pmdash ${pmdashCpu.toFixed(0)} ns (${(pmdashCpu / nativeCpu).toFixed(2)}x)`,
+      `warm in-process pmFetch loop vs libpcp's (C); CPU time per sample: libpcp ${nativeCpu.toFixed(0)} ns, pmdash ${pmdashCpu.toFixed(0)} ns (${(pmdashCpu / nativeCpu).toFixed(2)}x); load average ${loadavg()[0].toFixed(2)}`,
     nativeMs: nativeNs,
     pmdashMs: pmdashNs,
     ratio: pmdashNs / nativeNs,
@@ -147,13 +147,31 @@ function warmRow(native: string, suite: ArchiveCases, c: Case, name: string): Me
   };
 }
 
-function wallMs(cmd: string, args: readonly string[]): number {
+/** CPU time (user + system) of this process's waited-for children so far, in ms (Linux
+ *  /proc/self/stat cutime + cstime: clock ticks, so only sums over many runs are meaningful). */
+function childCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  // Fields after the command name (which may hold spaces) in parentheses; cutime, cstime are 16, 17.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(f[13]) + Number(f[14])) * 1000) / CLOCK_TICKS;
+}
+
+/** sysconf(_SC_CLK_TCK): 100 on every Linux Node runs on. */
+const CLOCK_TICKS = 100;
+
+interface Timed {
+  readonly wall: number;
+  readonly cpu: number;
+}
+
+function timedRun(cmd: string, args: readonly string[]): Timed {
+  const c0 = childCpuMs();
   const t0 = process.hrtime.bigint();
   const run = spawnSync(cmd, args, { env: ENV, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 30 });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const wall = Number(process.hrtime.bigint() - t0) / 1e6;
   if (run.error) throw new Error(`${cmd}: ${run.error.message}`);
   if (run.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${run.status}: ${run.stderr.toString().slice(0, 500)}`);
-  return ms;
+  return { wall, cpu: childCpuMs() - c0 };
 }
 
 /** Whole commands by the difference of a full run and a 10-sample run, per sample. */
@@ -165,24 +183,31 @@ function runRow(native: string, suite: ArchiveCases, c: Case, name: string): Mea
   const pmdashArgs = (limit: readonly string[]): string[] => ['bin/pmdash.js', 'values', ...limit, ...step, '-a', path, ...c.metrics];
   // The number of samples a full run takes: the loop's, one pass.
   const samples = runLoop(native, [path, String(suite.deltaMs), '1', ...c.metrics]).samples;
-  const times = { nativeFull: [] as number[], native10: [] as number[], pmdashFull: [] as number[], pmdash10: [] as number[] };
+  const times = { nativeFull: [] as Timed[], native10: [] as Timed[], pmdashFull: [] as Timed[], pmdash10: [] as Timed[] };
   // One warm-up of each, then interleaved runs (machine load drifts alike for all four).
-  wallMs(tool, nativeArgs([]));
-  wallMs(process.execPath, pmdashArgs([]));
+  timedRun(tool, nativeArgs([]));
+  timedRun(process.execPath, pmdashArgs([]));
   for (let r = 0; r < suite.runs; r++) {
-    times.nativeFull.push(wallMs(tool, nativeArgs([])));
-    times.native10.push(wallMs(tool, nativeArgs(['-s', '10'])));
-    times.pmdashFull.push(wallMs(process.execPath, pmdashArgs([])));
-    times.pmdash10.push(wallMs(process.execPath, pmdashArgs(['-s', '10'])));
+    times.nativeFull.push(timedRun(tool, nativeArgs([])));
+    times.native10.push(timedRun(tool, nativeArgs(['-s', '10'])));
+    times.pmdashFull.push(timedRun(process.execPath, pmdashArgs([])));
+    times.pmdash10.push(timedRun(process.execPath, pmdashArgs(['-s', '10'])));
   }
-  const per = (full: number[], ten: number[]): number => ((median(full) - median(ten)) * 1e6) / (samples - 10);
+  const wall = (ts: readonly Timed[]): number[] => ts.map((t) => t.wall);
+  const per = (full: readonly Timed[], ten: readonly Timed[]): number => ((median(wall(full)) - median(wall(ten))) * 1e6) / (samples - 10);
+  // CPU by the same difference, of sums (the kernel counts children's CPU in 10 ms ticks).
+  const cpuPer = (full: readonly Timed[], ten: readonly Timed[]): number => ((sum(full) - sum(ten)) * 1e6) / full.length / (samples - 10);
+  const sum = (ts: readonly Timed[]): number => ts.reduce((a, t) => a + t.cpu, 0);
   const nativeNs = per(times.nativeFull, times.native10);
   const pmdashNs = per(times.pmdashFull, times.pmdash10);
+  const nativeCpu = cpuPer(times.nativeFull, times.native10);
+  const pmdashCpu = cpuPer(times.pmdashFull, times.pmdash10);
   return {
     name,
     work:
       `pmdash values vs ${tool} over ${suite.archive}, ${c.metrics.join(', ')} every ${suite.deltaMs / 1000} s: (full run − 10-sample run) / ${samples - 10} samples; ` +
-      `full runs ${median(times.pmdashFull).toFixed(0)} ms vs ${median(times.nativeFull).toFixed(0)} ms`,
+      `full runs ${median(wall(times.pmdashFull)).toFixed(0)} ms vs ${median(wall(times.nativeFull)).toFixed(0)} ms; ` +
+      `CPU time per sample: ${tool} ${nativeCpu.toFixed(0)} ns, pmdash ${pmdashCpu.toFixed(0)} ns (${(pmdashCpu / nativeCpu).toFixed(2)}x); load average ${loadavg()[0].toFixed(2)}`,
     nativeMs: nativeNs,
     pmdashMs: pmdashNs,
     ratio: pmdashNs / nativeNs,

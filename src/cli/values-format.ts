@@ -127,7 +127,7 @@ export interface TableInfo {
  * Builds the table sample by sample: each sample's cells are formatted as it arrives and kept
  * as flat (column, text) entries, so a long run retains two strings per value rather than
  * its Sample objects (which made every young-generation GC copy them). Columns are every
- * (metric, instance) seen, in order of first appearance within each metric.
+ * (metric, instance) seen, each metric's by ascending instance id (pmval's order).
  */
 export class TableBuilder {
   /** Per metric: instance id → column within the metric, in order of first appearance. */
@@ -191,12 +191,18 @@ export class TableBuilder {
     const lines = tablePreamble(metrics, info);
     // Global column numbers: each metric's columns in turn; a metric never seen keeps one
     // empty column (instance NaN: no name, every cell "?").
-    const base: number[] = [];
+    // Within a metric, columns go by ascending instance id, as pmval sorts its instances
+    // (initinsts: qsort on the id); colAt[j][c] is the table column of metric j's column c.
+    const colAt: Int32Array[] = [];
     const head1: string[] = [];
     const head2: string[] = [];
     metrics.forEach((m, j) => {
-      base.push(head1.length);
-      const insts = this.colInst[j].length > 0 ? this.colInst[j] : [Number.NaN];
+      const seen = this.colInst[j];
+      const order = seen.map((_, c) => c).sort((a, b) => seen[a] - seen[b]);
+      const at = new Int32Array(seen.length);
+      order.forEach((c, k) => (at[c] = head1.length + k));
+      colAt.push(at);
+      const insts = seen.length > 0 ? order.map((c) => seen[c]) : [Number.NaN];
       for (const inst of insts) {
         head1.push(m.name);
         head2.push(Number.isNaN(inst) || inst === -1 ? '' : m.instName(inst));
@@ -210,7 +216,7 @@ export class TableBuilder {
     const stamp = new Int32Array(ncols).fill(-1);
     for (let k = 0; k < rows; k++) {
       for (let e = this.rowStart[k]; e < this.rowStart[k + 1]; e++) {
-        const c = (global[e] = base[this.entryMetric[e]] + this.entryCol[e]);
+        const c = (global[e] = colAt[this.entryMetric[e]][this.entryCol[e]]);
         if (stamp[c] === k) continue;
         stamp[c] = k;
         const len = this.entryText[e].length;

@@ -192,3 +192,29 @@ describe('pmdash values cells match pmval on the live pmcd', () => {
     expect([...ours.values()].map((m) => m.get(''))).toEqual(theirs);
   });
 });
+
+describe("pmdash values orders each metric's instance columns as pmval does", () => {
+  /** pmval's instance label line: blank where a row has its time (as parsePmval finds it). */
+  const pmvalLabels = (text: string, cols: number): string[] => {
+    const line = text.split('\n').find((l) => /^ {12}/.test(l) && l.trim() !== '') ?? '';
+    const labels: string[] = [];
+    for (let p = 12; p < line.length; p += cols + 1) labels.push(line.slice(p, p + cols + 1).trim());
+    return labels.filter((l) => l !== '');
+  };
+  /** pmdash's second heading line (instance names; cells are at least two spaces apart). */
+  const pmdashLabels = (text: string): string[] => {
+    const lines = text.split('\n');
+    return (lines[lines.indexOf('') + 2] ?? '').trim().split(/\s{2,}/);
+  };
+  // kernel.all.load's records list 15 minute first; disk.dev's follow the id order already.
+  it.each([
+    ['kernel.all.load', '20180102', 'FLOAT'],
+    ['kernel.all.load', '20180606', 'FLOAT'],
+    ['disk.dev.read_bytes', '20180416.10.00', 'U32'],
+  ] as const)('%s over %s', async (metric, archive, type) => {
+    const args = ['-a', A(archive), '-s', '4'];
+    const theirs = pmvalLabels(await pmval([...args, metric]), WIDTH[type] ?? 21);
+    expect(theirs.length).toBeGreaterThan(1);
+    expect(pmdashLabels(await pmdash([...args, metric]))).toEqual(theirs);
+  });
+});

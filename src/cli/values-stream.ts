@@ -68,7 +68,8 @@ export class TableStream {
       // followed archive has no value): one column per instance, as pmval heads them.
       const placed = (j: number): boolean => this.columns.some((c) => c.metric === j && !Number.isNaN(c.inst));
       this.columns = this.columns.filter((c) => !Number.isNaN(c.inst) || !placed(c.metric));
-      this.columns.sort((a, b) => a.metric - b.metric);
+      // Each metric's instances by ascending id, as pmval sorts them (initinsts).
+      this.columns.sort((a, b) => a.metric - b.metric || a.inst - b.inst);
       const head1 = this.columns.map((c) => this.metrics[c.metric].name);
       const head2 = this.columns.map((c) => this.instHeading(c.metric, c.inst));
       out += this.line('', head1) + '\n';

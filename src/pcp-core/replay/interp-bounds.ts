@@ -35,8 +35,28 @@ export interface ScanState {
 export interface BoundsContext {
   readonly cursor: LogCursor;
   readonly controls: ReadonlyMap<number, MetricControl>;
+  /** Numbers the current set of `controls` (controlsKey()); a new one whenever it grows. */
+  controlsKey: number;
   readonly want: WantList;
   readonly ignoreMarks: IgnoreMarks;
+}
+
+let lastControlsKey = 0;
+
+/** A number no other set of controls has had (records are shared by every engine). */
+export function controlsKey(): number {
+  return ++lastControlsKey;
+}
+
+/** The record's value sets that `ctx` tracks, in record order (memoised in the record). */
+function trackedVsets(ctx: BoundsContext, rec: LogRecord): Int32Array {
+  if (rec.boundsKey === ctx.controlsKey) return rec.boundsVsets;
+  let n = 0;
+  const ks = new Int32Array(rec.numpmid);
+  for (let k = 0; k < rec.numpmid; k++) if (ctx.controls.has(vsetPmid(rec, k))) ks[n++] = k;
+  rec.boundsVsets = ks.slice(0, n);
+  rec.boundsKey = ctx.controlsKey;
+  return rec.boundsVsets;
 }
 
 function valfmtSuits(type: number, valfmt: number): boolean {
@@ -100,9 +120,10 @@ export function updateBounds(ctx: BoundsContext, tReq: number, rec: LogRecord, m
     markBounds(ctx.want, tThis, tReq, mode, scan, seen);
     return 0;
   }
-  for (let k = 0; k < rec.numpmid; k++) {
-    const mc = ctx.controls.get(vsetPmid(rec, k));
-    if (!mc) continue;
+  const tracked = trackedVsets(ctx, rec);
+  for (let t = 0; t < tracked.length; t++) {
+    const k = tracked[t];
+    const mc = ctx.controls.get(vsetPmid(rec, k)) as MetricControl;
     const numval = vsetNumval(rec, k);
     if (numval <= 0) continue;
     const valfmt = vsetValfmt(rec, k);

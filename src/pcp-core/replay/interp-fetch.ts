@@ -14,7 +14,7 @@ import { PM_ERR_EOL, PM_ERR_LOGREC, PM_ERR_PMID_LOG, PM_ERR_TYPE } from '../erro
 import type { AtomValue, PmId, Result, Timestamp, ValueSet } from '../types';
 import { PM_ID_NULL, PM_INDOM_NULL, PM_SEM_COUNTER, PM_SEM_DISCRETE, isNumericType } from '../types';
 import type { InstanceProfile } from './instance-profile';
-import { updateBounds, UPD_MARK_BACK, UPD_MARK_FORW, UPD_MARK_NONE, type BoundsContext, type IgnoreMarks, type ScanState, type WantList } from './interp-bounds';
+import { controlsKey, updateBounds, UPD_MARK_BACK, UPD_MARK_FORW, UPD_MARK_NONE, type BoundsContext, type IgnoreMarks, type ScanState, type WantList } from './interp-bounds';
 import type { MetricControl } from './interp-state';
 import { newMetricControl, S_MARK, S_SCANNED, S_UNDEFINED } from './interp-state';
 import { interpolatedValue } from './interp-value';
@@ -119,7 +119,7 @@ export class InterpEngine {
     private readonly cursor: LogCursor,
     private readonly options: InterpOptions,
   ) {
-    this.bctx = { cursor, controls: this.controls, want: this.want, ignoreMarks: options.ignoreMarks };
+    this.bctx = { cursor, controls: this.controls, controlsKey: controlsKey(), want: this.want, ignoreMarks: options.ignoreMarks };
   }
 
   /** __pmLogResetInterp (pmSetMode): forget bounds that no longer bracket the new origin. */
@@ -137,6 +137,7 @@ export class InterpEngine {
     if (!mc) {
       mc = newMetricControl(pmid, this.cursor.set.meta, this.cursor.base);
       this.controls.set(pmid, mc);
+      this.bctx.controlsKey = controlsKey();
     }
     return mc;
   }
@@ -563,7 +564,8 @@ export class InterpEngine {
   }
 
   private valueSet(mc: MetricControl, tReq: number, stamp: number): ValueSet {
-    // Instance ids gather in a reused scratch array and are copied out once, exactly sized.
+    // Instance ids gather in a reused scratch array and are copied out once, exactly sized
+    // (or not at all when they are those of the metric's previous set).
     if (this.scratch.length < mc.size) this.scratch = new Int32Array(mc.size);
     const scratch = this.scratch;
     const values: AtomValue[] = [];
@@ -581,10 +583,19 @@ export class InterpEngine {
     const numval = mc.numval > 0 ? values.length : mc.numval;
     // Values built from blocks come back as PM_VAL_DPTR; insitu ones keep the archive's.
     const valfmt = values.length > 0 && mc.valfmt !== PM_VAL_INSITU ? PM_VAL_DPTR : Math.max(mc.valfmt, PM_VAL_INSITU);
-    const set: ValueSet = { pmid: mc.pmid as PmId, numval, valfmt, inst: scratch.slice(0, values.length), values };
+    let inst = mc.lastInst;
+    if (!sameIds(inst, scratch, values.length)) inst = mc.lastInst = scratch.slice(0, values.length);
+    const set: ValueSet = { pmid: mc.pmid as PmId, numval, valfmt, inst, values };
     mc.builtStamp = stamp;
     mc.builtSet = set;
     mc.lastNumval = mc.numval;
     return set;
   }
+}
+
+/** Whether `ids` holds exactly the first `n` entries of `scratch`. */
+function sameIds(ids: Int32Array, scratch: Int32Array, n: number): boolean {
+  if (ids.length !== n) return false;
+  for (let i = 0; i < n; i++) if (ids[i] !== scratch[i]) return false;
+  return true;
 }

@@ -32,6 +32,9 @@ export class MetricControl {
   /** The fetch whose result last got a value set for this metric, and that set. */
   builtStamp = 0;
   builtSet: ValueSet | undefined = undefined;
+  /** The instance ids of the last set built: the next set with the same ids shares them
+   *  (results are never written to), so a replay does not allocate them per fetch. */
+  lastInst: Int32Array = new Int32Array(0);
   /** Instance ids in libpcp's hash-table order (the order values come out in). */
   readonly inst: Int32Array;
   private readonly slotOf: Map<number, number>;

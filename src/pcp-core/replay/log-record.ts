@@ -22,7 +22,17 @@ export interface LogRecord {
   readonly vsetOffsets: Int32Array;
   /** True for a <mark> synthesised between archives (never on disk). */
   readonly virtual: boolean;
+  /**
+   * Interpolation's memo (interp-bounds.ts): the indices of the value sets whose pmid the
+   * interpolating context tracks, valid while its set of tracked metrics is the one numbered
+   * `boundsKey` (-1: none yet). A record is read again and again while a replay moves between
+   * its bounds; this spares the look-up of every value set of it on each read.
+   */
+  boundsKey: number;
+  boundsVsets: Int32Array;
 }
+
+const NO_VSETS = new Int32Array(0);
 
 export const PM_VAL_INSITU = 0;
 export const PM_VAL_DPTR = 1;
@@ -43,7 +53,7 @@ export function checkLogRecord(buf: Uint8Array, version: number, base: Timestamp
   const shape = checkDataRecord(view, version as LogVersion);
   if (typeof shape === 'string') return shape;
   const { timestamp, numpmid, vsetOffsets } = shape;
-  return { buf, view, timestamp, t: timestampSub(timestamp, base), numpmid, vsetOffsets, virtual: false };
+  return { buf, view, timestamp, t: timestampSub(timestamp, base), numpmid, vsetOffsets, virtual: false, boundsKey: -1, boundsVsets: NO_VSETS };
 }
 
 /** As checkLogRecord, undefined for a rejected record. */
@@ -56,7 +66,7 @@ export function decodeLogRecord(buf: Uint8Array, version: number, base: Timestam
 export function virtualMark(timestamp: Timestamp, base: Timestamp): LogRecord {
   const buf = new Uint8Array(0);
   const t = timestampSub(timestamp, base);
-  return { buf, view: new DataView(buf.buffer), timestamp, t, numpmid: 0, vsetOffsets: new Int32Array(0), virtual: true };
+  return { buf, view: new DataView(buf.buffer), timestamp, t, numpmid: 0, vsetOffsets: new Int32Array(0), virtual: true, boundsKey: -1, boundsVsets: NO_VSETS };
 }
 
 export function vsetPmid(rec: LogRecord, i: number): number {
