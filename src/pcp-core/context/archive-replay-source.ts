@@ -14,14 +14,23 @@ import type { InDom, PmId, Timestamp } from '../types';
 
 /** Spans read ahead and kept per volume: a few samples' worth, bounded memory. */
 const PREFETCH_SPANS = 16;
-/** Without neighbouring index entries to bound it, the span a re-seek is read ahead in: a
- *  record back and a couple forwards on pmlogger's ~100 KB index spacing (more is read on
- *  demand). */
+/** At least this much of a span lies before / after its index entry: where entries crowd
+ *  together (a few bytes apart at a volume's start, or around a <mark>) the records a
+ *  re-seek reads still lie in the span (a record back, a few forwards; more is read on
+ *  demand). Also the span's reach where a neighbouring entry is missing. */
 const BEFORE_ENTRY = 32 * 1024;
-const AFTER_ENTRY = 384 * 1024;
+const AFTER_ENTRY = 128 * 1024;
 /** However far apart the index entries are, a span reaches no further than this. */
 const MAX_BEFORE = 1024 * 1024;
 const MAX_AFTER = 2 * 1024 * 1024;
+
+/** A span starting at most this far past the previous one's end is read from that end: the
+ *  reads then run forwards through the file, and a source that reads ahead (dropped files,
+ *  HTTP) answers them from a few large reads. Each read of a Blob slice costs about what
+ *  reading a megabyte does in Chromium; at steps of a few logging intervals the spans nearly
+ *  touch and one read per sample cost more than reading the gaps (the 328 MB QA archive at 4
+ *  intervals per step: 409 reads, 226 MB). */
+const COALESCE_GAP = 1024 * 1024;
 
 /** Bytes read ahead: [start, end) of a volume, in flight or read. */
 interface Span {
@@ -48,9 +57,11 @@ class VolumeReads {
 
   /** Starts reading [start, end) unless a span read ahead covers it. */
   prefetch(start: number, end: number): void {
-    const from = Math.max(0, start);
+    let from = Math.max(0, start);
     const to = Math.min(end, this.source.size);
     if (to <= from || this.covering(from, to)) return;
+    const last = this.spans[this.spans.length - 1];
+    if (last && from > last.end && from - last.end <= COALESCE_GAP) from = last.end;
     if (this.spans.length >= PREFETCH_SPANS) this.spans.shift();
     const span: Span = { start: from, end: to, bytes: this.source.read(from, to - from) };
     this.spans.push(span);
@@ -82,6 +93,11 @@ class VolumeReads {
   read(offset: number, length: number): Promise<Uint8Array> {
     return this.source.read(offset, length);
   }
+
+  /** Forgets the spans read ahead (idle: a drawn view keeps no archive bytes). */
+  release(): void {
+    this.spans.length = 0;
+  }
 }
 
 /** The replay input over an opened set, and its read-ahead for stepped replay. */
@@ -89,6 +105,8 @@ export interface ArchiveReplay {
   readonly replay: ReplaySet;
   /** Hint: a re-seek to `at` will follow; its neighbourhood is read ahead. */
   readonly prefetch: (at: Timestamp) => void;
+  /** Drops the bytes read ahead and not yet used (a cache: reads work as before). */
+  readonly release: () => void;
   /**
    * Follows the latest archive as it grows (ArchiveSet.follow with its files listed again):
    * the volumes opened afresh are opened here, so replay finds them at once; the cursor must
@@ -177,9 +195,9 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     // two past the time, to about the entry after next.
     const vol = ix.vol[e];
     const off = ix.offData[e];
-    const prev = e > 0 && ix.vol[e - 1] === vol ? ix.offData[e - 1] : off - BEFORE_ENTRY;
-    const next = e + 2 < ix.length && ix.vol[e + 2] === vol ? ix.offData[e + 2] : off + AFTER_ENTRY;
-    reads[i]?.get(vol)?.prefetch(Math.max(prev, off - MAX_BEFORE), Math.min(Math.max(next, off + 1), off + MAX_AFTER));
+    const prev = e > 0 && ix.vol[e - 1] === vol ? Math.min(ix.offData[e - 1], off - BEFORE_ENTRY) : off - BEFORE_ENTRY;
+    const next = e + 2 < ix.length && ix.vol[e + 2] === vol ? Math.max(ix.offData[e + 2], off + AFTER_ENTRY) : off + AFTER_ENTRY;
+    reads[i]?.get(vol)?.prefetch(Math.max(prev, off - MAX_BEFORE), Math.min(next, off + MAX_AFTER));
   };
   const follow = async (files: ArchiveFiles): Promise<{ archive: number; fromVol: number }> => {
     const { archive, fromVol, replaced } = await set.follow(files);
@@ -192,7 +210,10 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     await Promise.all(replaced.map((s) => s.close()));
     return { archive, fromVol };
   };
-  return { replay: { archives, meta }, prefetch, follow };
+  const release = (): void => {
+    for (const perArchive of reads) for (const r of perArchive.values()) r.release();
+  };
+  return { replay: { archives, meta }, prefetch, release, follow };
 }
 
 function compare(a: Timestamp | undefined, b: Timestamp): number {
