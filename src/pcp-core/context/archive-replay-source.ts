@@ -12,8 +12,9 @@ import { firstNotBefore } from '../replay/log-seek';
 import type { InDomObservation, ReplayArchive, ReplayMetadata, ReplaySet, ReplayVolume } from '../replay/replay-source';
 import type { InDom, PmId, Timestamp } from '../types';
 
-/** Spans read ahead and kept per volume: a few samples' worth, bounded memory. */
-const PREFETCH_SPANS = 16;
+/** Bytes of spans read ahead and kept per volume: the 8 samples a stepped replay asks ahead
+ *  (interp-grid.ts) on 200 KB records take about 5 MB. */
+const SPAN_BUDGET = 8 * 1024 * 1024;
 /** At least this much of a span lies before / after its index entry: where entries crowd
  *  together (a few bytes apart at a volume's start, or around a <mark>) the records a
  *  re-seek reads still lie in the span (a record back, a few forwards; more is read on
@@ -62,7 +63,12 @@ class VolumeReads {
     if (to <= from || this.covering(from, to)) return;
     const last = this.spans[this.spans.length - 1];
     if (last && from > last.end && from - last.end <= COALESCE_GAP) from = last.end;
-    if (this.spans.length >= PREFETCH_SPANS) this.spans.shift();
+    let held = to - from;
+    for (const s of this.spans) held += s.end - s.start;
+    while (held > SPAN_BUDGET && this.spans.length > 0) {
+      const old = this.spans.shift();
+      if (old) held -= old.end - old.start;
+    }
     const span: Span = { start: from, end: to, bytes: this.source.read(from, to - from) };
     this.spans.push(span);
     // A failed read ahead is forgotten: the replay's own read of these bytes reports it.
