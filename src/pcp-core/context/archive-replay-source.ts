@@ -38,6 +38,8 @@ interface Span {
   readonly start: number;
   readonly end: number;
   readonly bytes: Promise<Uint8Array>;
+  /** Replay has read from it: over budget, such spans go before those still to be used. */
+  used: boolean;
 }
 
 /**
@@ -66,10 +68,11 @@ class VolumeReads {
     let held = to - from;
     for (const s of this.spans) held += s.end - s.start;
     while (held > SPAN_BUDGET && this.spans.length > 0) {
-      const old = this.spans.shift();
+      const i = this.spans.findIndex((s) => s.used);
+      const [old] = this.spans.splice(Math.max(i, 0), 1);
       if (old) held -= old.end - old.start;
     }
-    const span: Span = { start: from, end: to, bytes: this.source.read(from, to - from) };
+    const span: Span = { start: from, end: to, bytes: this.source.read(from, to - from), used: false };
     this.spans.push(span);
     // A failed read ahead is forgotten: the replay's own read of these bytes reports it.
     span.bytes.catch(() => {
@@ -90,6 +93,7 @@ class VolumeReads {
   ahead(offset: number, length: number): Promise<Uint8Array> | undefined {
     const s = this.covering(offset, offset + length);
     if (!s) return undefined;
+    s.used = true;
     return s.bytes.then(
       (b) => b.subarray(offset - s.start, offset - s.start + length),
       () => this.source.read(offset, length),
