@@ -46,6 +46,7 @@ export class ArchiveContext implements Context {
     readonly set: ArchiveSet,
     readonly session: ReplaySession,
     private readonly readAhead: (at: Timestamp) => void,
+    private readonly releaseAhead: () => void,
     private readonly followSet: ArchiveReplay['follow'],
   ) {
     const label = set.label;
@@ -61,8 +62,8 @@ export class ArchiveContext implements Context {
 
   /** A context over an already opened ArchiveSet (it takes ownership: close() closes it). */
   static async fromSet(set: ArchiveSet, options: ArchiveContextOptions = {}): Promise<ArchiveContext> {
-    const { replay, prefetch, follow } = await replaySetOf(set);
-    return new ArchiveContext(set, new ReplaySession(replay, { counterWrap: options.counterWrap, ignoreMarks: options.ignoreMarks }), prefetch, follow);
+    const { replay, prefetch, release, follow } = await replaySetOf(set);
+    return new ArchiveContext(set, new ReplaySession(replay, { counterWrap: options.counterWrap, ignoreMarks: options.ignoreMarks }), prefetch, release, follow);
   }
 
   // ----- metadata -----
@@ -142,6 +143,7 @@ export class ArchiveContext implements Context {
    *  the byte caches every open archive shares. */
   releaseMemory(): void {
     this.session.cursor.forgetRecords();
+    this.releaseAhead();
     volumeBlockCache.clear();
     releaseIoCaches();
   }

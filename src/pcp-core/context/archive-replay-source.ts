@@ -10,26 +10,47 @@ import type { ArchiveFiles } from '../io/archive-files';
 import type { ByteSource } from '../io/byte-source';
 import { firstNotBefore } from '../replay/log-seek';
 import type { InDomObservation, ReplayArchive, ReplayMetadata, ReplaySet, ReplayVolume } from '../replay/replay-source';
-import { BLOCK_SIZE } from '../replay/volume-bytes';
 import type { InDom, PmId, Timestamp } from '../types';
 
-/** Blocks read ahead and not yet used, per volume: a few samples' worth, bounded memory. */
-const PREFETCH_BLOCKS = 24;
-/** Blocks a volume remembers as read: a window read again (another chart) is not read ahead again. */
-const READ_MEMORY = 8192;
-/** Around the index entry a re-seek starts from, the bytes it usually reads (a record back, a
- *  couple forwards on pmlogger's ~100 KB index spacing); more is read on demand. */
+/** Bytes of spans read ahead and kept per volume: the 8 samples a stepped replay asks ahead
+ *  (interp-grid.ts) on 200 KB records take about 5 MB. */
+const SPAN_BUDGET = 8 * 1024 * 1024;
+/** At least this much of a span lies before / after its index entry: where entries crowd
+ *  together (a few bytes apart at a volume's start, or around a <mark>) the records a
+ *  re-seek reads still lie in the span (a record back, a few forwards; more is read on
+ *  demand). Also the span's reach where a neighbouring entry is missing. */
 const BEFORE_ENTRY = 32 * 1024;
-const AFTER_ENTRY = 384 * 1024;
+const AFTER_ENTRY = 128 * 1024;
+/** However far apart the index entries are, a span reaches no further than this. */
+const MAX_BEFORE = 1024 * 1024;
+const MAX_AFTER = 2 * 1024 * 1024;
+
+/** A span starting at most this far past the previous one's end is read from that end: the
+ *  reads then run forwards through the file, and a source that reads ahead (dropped files,
+ *  HTTP) answers them from a few large reads. Each read of a Blob slice costs about what
+ *  reading a megabyte does in Chromium; at steps of a few logging intervals the spans nearly
+ *  touch and one read per sample cost more than reading the gaps (the 328 MB QA archive at 4
+ *  intervals per step: 409 reads, 226 MB). */
+const COALESCE_GAP = 1024 * 1024;
+
+/** Bytes read ahead: [start, end) of a volume, in flight or read. */
+interface Span {
+  readonly start: number;
+  readonly end: number;
+  readonly bytes: Promise<Uint8Array>;
+  /** Replay has read from it: over budget, such spans go before those still to be used. */
+  used: boolean;
+}
 
 /**
- * One volume's reads, with blocks (VolumeBytes' alignment) read ahead on request. A read the
- * replay makes is answered from a block read ahead when one covers it; a block read ahead
- * that failed is dropped and the replay's own read then meets (and reports) the failure.
+ * One volume's reads, with spans read ahead on request (a stepped replay's next samples).
+ * A span is exactly the records around an index entry, not the volume's blocks: at one sample
+ * per several records a block read for each sample read four times the bytes replay decodes.
+ * A read inside a span is answered from it; a span whose read failed answers with the
+ * replay's own read, which then meets (and reports) the failure.
  */
 class VolumeReads {
-  private readonly ahead = new Map<number, Promise<Uint8Array>>();
-  private readonly read = new Set<number>();
+  private readonly spans: Span[] = [];
 
   constructor(private readonly source: ByteSource) {}
 
@@ -37,43 +58,55 @@ class VolumeReads {
     return this.source.size;
   }
 
-  private remember(block: number): void {
-    if (this.read.size >= READ_MEMORY) this.read.clear();
-    this.read.add(block);
+  /** Starts reading [start, end) unless a span read ahead covers it. */
+  prefetch(start: number, end: number): void {
+    let from = Math.max(0, start);
+    const to = Math.min(end, this.source.size);
+    if (to <= from || this.covering(from, to)) return;
+    const last = this.spans[this.spans.length - 1];
+    if (last && from > last.end && from - last.end <= COALESCE_GAP) from = last.end;
+    let held = to - from;
+    for (const s of this.spans) held += s.end - s.start;
+    while (held > SPAN_BUDGET && this.spans.length > 0) {
+      const i = this.spans.findIndex((s) => s.used);
+      const [old] = this.spans.splice(Math.max(i, 0), 1);
+      if (old) held -= old.end - old.start;
+    }
+    const span: Span = { start: from, end: to, bytes: this.source.read(from, to - from), used: false };
+    this.spans.push(span);
+    // A failed read ahead is forgotten: the replay's own read of these bytes reports it.
+    span.bytes.catch(() => {
+      const i = this.spans.indexOf(span);
+      if (i >= 0) this.spans.splice(i, 1);
+    });
   }
 
-  /** Starts reading the blocks covering [offset, offset+length) not read before. */
-  prefetch(offset: number, length: number): void {
-    const first = Math.max(0, Math.floor(offset / BLOCK_SIZE));
-    const last = Math.floor((Math.min(offset + length, this.source.size) - 1) / BLOCK_SIZE);
-    for (let b = first; b <= last; b++) {
-      if (this.read.has(b) || this.ahead.has(b)) continue;
-      if (this.ahead.size >= PREFETCH_BLOCKS) {
-        const oldest = this.ahead.keys().next().value;
-        if (oldest !== undefined) this.ahead.delete(oldest);
-      }
-      this.remember(b);
-      const p = this.source.read(b * BLOCK_SIZE, BLOCK_SIZE);
-      this.ahead.set(b, p);
-      // A failed read ahead is forgotten: the replay's own read of these bytes reports it.
-      p.catch(() => this.ahead.delete(b));
+  private covering(from: number, to: number): Span | undefined {
+    for (let i = this.spans.length - 1; i >= 0; i--) {
+      const s = this.spans[i];
+      if (s && s.start <= from && to <= s.end) return s;
     }
+    return undefined;
   }
 
-  async bytes(offset: number, length: number): Promise<Uint8Array> {
-    const b = Math.floor(offset / BLOCK_SIZE);
-    const pending = Math.floor((offset + length - 1) / BLOCK_SIZE) === b ? this.ahead.get(b) : undefined;
-    if (pending) {
-      const block = await pending.catch(() => undefined);
-      if (block) {
-        // A whole block goes to VolumeBytes' cache: no need to keep it here too.
-        if (offset === b * BLOCK_SIZE && length === BLOCK_SIZE) this.ahead.delete(b);
-        const start = offset - b * BLOCK_SIZE;
-        return block.subarray(start, Math.min(start + length, block.length));
-      }
-    }
-    if (offset % BLOCK_SIZE === 0 && length === BLOCK_SIZE) this.remember(b);
+  /** Bytes [offset, offset+length) from a span read ahead, or undefined when none covers them. */
+  ahead(offset: number, length: number): Promise<Uint8Array> | undefined {
+    const s = this.covering(offset, offset + length);
+    if (!s) return undefined;
+    s.used = true;
+    return s.bytes.then(
+      (b) => b.subarray(offset - s.start, offset - s.start + length),
+      () => this.source.read(offset, length),
+    );
+  }
+
+  read(offset: number, length: number): Promise<Uint8Array> {
     return this.source.read(offset, length);
+  }
+
+  /** Forgets the spans read ahead (idle: a drawn view keeps no archive bytes). */
+  release(): void {
+    this.spans.length = 0;
   }
 }
 
@@ -82,6 +115,8 @@ export interface ArchiveReplay {
   readonly replay: ReplaySet;
   /** Hint: a re-seek to `at` will follow; its neighbourhood is read ahead. */
   readonly prefetch: (at: Timestamp) => void;
+  /** Drops the bytes read ahead and not yet used (a cache: reads work as before). */
+  readonly release: () => void;
   /**
    * Follows the latest archive as it grows (ArchiveSet.follow with its files listed again):
    * the volumes opened afresh are opened here, so replay finds them at once; the cursor must
@@ -101,7 +136,7 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     const replayVolume = (v: number, source: ByteSource): ReplayVolume => {
       const r = new VolumeReads(source);
       mine.set(v, r);
-      return { file: a.files.volumes.get(v), size: source.size, read: (offset, length) => r.bytes(offset, length), readAhead: async () => source.readAhead?.(0, source.size) };
+      return { file: a.files.volumes.get(v), size: source.size, read: (offset, length) => r.read(offset, length), ahead: (offset, length) => r.ahead(offset, length), readAhead: async () => source.readAhead?.(0, source.size) };
     };
     const volume = (v: number): ReplayVolume | undefined | Promise<ReplayVolume | undefined> => {
       if (volumes.has(v)) return volumes.get(v);
@@ -165,7 +200,14 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     const before = j > 0 ? at.sec + at.nsec / 1e9 - (ix.sec[j - 1] + ix.nsec[j - 1] / 1e9) : Infinity;
     const e = after <= before ? j : j - 1;
     if (e < 0 || e >= ix.length) return;
-    reads[i]?.get(ix.vol[e])?.prefetch(ix.offData[e] - BEFORE_ENTRY, BEFORE_ENTRY + AFTER_ENTRY);
+    // Index entries lie on record boundaries: the record before the entry (setTime backs up
+    // over it) starts at or after the previous entry, and interpolation reads on a record or
+    // two past the time, to about the entry after next.
+    const vol = ix.vol[e];
+    const off = ix.offData[e];
+    const prev = e > 0 && ix.vol[e - 1] === vol ? Math.min(ix.offData[e - 1], off - BEFORE_ENTRY) : off - BEFORE_ENTRY;
+    const next = e + 2 < ix.length && ix.vol[e + 2] === vol ? Math.max(ix.offData[e + 2], off + AFTER_ENTRY) : off + AFTER_ENTRY;
+    reads[i]?.get(vol)?.prefetch(Math.max(prev, off - MAX_BEFORE), Math.min(next, off + MAX_AFTER));
   };
   const follow = async (files: ArchiveFiles): Promise<{ archive: number; fromVol: number }> => {
     const { archive, fromVol, replaced } = await set.follow(files);
@@ -178,7 +220,10 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     await Promise.all(replaced.map((s) => s.close()));
     return { archive, fromVol };
   };
-  return { replay: { archives, meta }, prefetch, follow };
+  const release = (): void => {
+    for (const perArchive of reads) for (const r of perArchive.values()) r.release();
+  };
+  return { replay: { archives, meta }, prefetch, release, follow };
 }
 
 function compare(a: Timestamp | undefined, b: Timestamp): number {

@@ -14,6 +14,11 @@ export interface ReplayVolume {
   readonly size: number;
   /** Bytes [offset, offset+length), shorter only at the end of the volume. */
   read(offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * Bytes [offset, offset+length) when they were read ahead (a stepped replay's next samples),
+   * else undefined: then `read` them.
+   */
+  ahead?(offset: number, length: number): Promise<Uint8Array> | undefined;
   /** Hint that the whole volume will be read soon (see ByteSource.readAhead). */
   readAhead?(): Promise<void>;
 }

@@ -45,6 +45,10 @@ export class VolumeBytes {
     const first = Math.floor(offset / BLOCK_SIZE);
     const last = Math.floor((end - 1) / BLOCK_SIZE);
     if (first === last) {
+      // Bytes read ahead for a re-seek are used as they are: reading their block instead
+      // would read a megabyte per sample of a stepped replay.
+      const ahead = this.blocks.get(this.owner + first) ? undefined : this.volume.ahead?.(offset, end - offset);
+      if (ahead) return ahead;
       const b = await this.block(first);
       const start = offset - first * BLOCK_SIZE;
       return b.subarray(start, Math.min(start + (end - offset), b.length));
@@ -52,7 +56,7 @@ export class VolumeBytes {
     // A record across blocks: one read of the source. Decompressed sources answer with a view
     // of the bytes they hold (assembling it from blocks was a copy per such record); file and
     // HTTP sources with one read, about what assembling costs.
-    return this.volume.read(offset, end - offset);
+    return this.volume.ahead?.(offset, end - offset) ?? this.volume.read(offset, end - offset);
   }
 
   /** Bytes [offset, offset+length) if they lie in one resident block, else undefined. */

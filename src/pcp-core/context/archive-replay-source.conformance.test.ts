@@ -1,0 +1,122 @@
+// Stepped replay's read-ahead (archive-replay-source.ts): a re-seek per sample reads the
+// records around its index entry, not the volume's blocks, and what it reads ahead changes no
+// value. The values of stepped grids are checked against libpcp in
+// workers/series-fetch-stepped.conformance.test.ts; here the same grid is fetched with and
+// without the read-ahead over the QA archive 20180102 (7 MB, an index entry every ~15 KB).
+import { describe, expect, it } from 'vitest';
+import { DirFileSet } from '../../node/dir-file-set';
+import { QA_ARCHIVES } from '../../../test/oracle';
+import type { ByteSource } from '../io/byte-source';
+import { openStored } from '../io/open-stored';
+import { isPmError } from '../errors';
+import type { PmId, Result } from '../types';
+import { openArchiveContext, type ArchiveContext } from './archive-context';
+import type { Context } from './context';
+import { fetchInterpGrid, type InterpGrid } from './interp-grid';
+
+const NAMES = ['kernel.all.load', 'disk.all.read', 'mem.util.free', 'network.interface.in.bytes'];
+
+interface Reads {
+  bytes: number;
+  count: number;
+}
+
+/** The archive opened with its data volume's reads counted; `failFirst` fails the first data read after opening (and finding the end). */
+async function open(failFirst = false): Promise<{ ctx: ArchiveContext; reads: Reads }> {
+  let armed = false;
+  const fs = new DirFileSet(QA_ARCHIVES);
+  const reads: Reads = { bytes: 0, count: 0 };
+  const counted = (src: ByteSource): ByteSource => ({
+    name: src.name,
+    size: src.size,
+    read: (offset, length) => {
+      if (armed && failFirst) {
+        failFirst = false;
+        return Promise.reject(new Error(`${src.name}: refused once`));
+      }
+      reads.bytes += Math.min(length, src.size - offset);
+      reads.count++;
+      return src.read(offset, length);
+    },
+    close: () => src.close(),
+  });
+  const ctx = await openArchiveContext(fs, '20180102', { open: async (path) => (path.endsWith('.0') ? counted(await openStored(fs, path)) : openStored(fs, path)) });
+  await ctx.archiveEnd();
+  armed = true;
+  return { ctx, reads };
+}
+
+/** The whole archive on `count` samples, stepped; `ahead` false hides Context.prefetch. */
+async function stepped(ctx: ArchiveContext, count: number, ahead: boolean): Promise<(Result | number)[]> {
+  const pmids = (await ctx.lookupNames(NAMES)).map((p) => p as PmId);
+  const start = ctx.source.kind === 'archive' ? ctx.source.start : { sec: 0, nsec: 0 };
+  const end = await ctx.archiveEnd();
+  const spanNs = BigInt(end.sec - start.sec) * 1_000_000_000n + BigInt(end.nsec - start.nsec);
+  const grid: InterpGrid = { origin: start, deltaNs: spanNs / BigInt(count - 1), count };
+  const target: Context = ahead ? ctx : Object.assign(Object.create(ctx) as ArchiveContext, { prefetch: undefined });
+  const out: (Result | number)[] = [];
+  await fetchInterpGrid(target, pmids, grid, 'stepped', (_k, r) => {
+    out.push(isPmError(r) ? r.code : r);
+    return true;
+  });
+  return out;
+}
+
+describe('stepped replay read-ahead', () => {
+  it('reads the records around each re-seek, a fraction of the blocks, and changes no value', async () => {
+    const plain = await open();
+    const withAhead = await open();
+    try {
+      // Samples 2.3 MB apart: spans too far apart to be read as one run.
+      const opened = [plain.reads.bytes, withAhead.reads.bytes];
+      const expected = await stepped(plain.ctx, 4, false);
+      const got = await stepped(withAhead.ctx, 4, true);
+      const blocks = plain.reads.bytes - (opened[0] ?? 0);
+      const spans = withAhead.reads.bytes - (opened[1] ?? 0);
+      expect(got).toEqual(expected);
+      expect(expected.filter((r) => typeof r !== 'number').length).toBe(4);
+      // Without read-ahead each re-seek reads the 1 MiB blocks around it; with it, the few
+      // index entries' worth of records there (~15 KB apart in this archive).
+      expect(blocks).toBeGreaterThanOrEqual(3 * 1024 * 1024);
+      expect(spans).toBeLessThan(blocks / 4);
+    } finally {
+      await plain.ctx.close();
+      await withAhead.ctx.close();
+    }
+  });
+
+  it('reads spans that nearly touch as one forward run: the same values', async () => {
+    const plain = await open();
+    const withAhead = await open();
+    try {
+      expect(await stepped(withAhead.ctx, 300, true)).toEqual(await stepped(plain.ctx, 300, false));
+    } finally {
+      await plain.ctx.close();
+      await withAhead.ctx.close();
+    }
+  });
+
+  it('a span whose read failed: the replay reads those bytes itself, values unchanged', async () => {
+    const plain = await open();
+    const failing = await open(true);
+    try {
+      expect(await stepped(failing.ctx, 24, true)).toEqual(await stepped(plain.ctx, 24, false));
+    } finally {
+      await plain.ctx.close();
+      await failing.ctx.close();
+    }
+  });
+
+  it('releaseMemory drops what was read ahead: the next pass reads again, same values', async () => {
+    const { ctx, reads } = await open();
+    try {
+      const first = await stepped(ctx, 24, true);
+      ctx.releaseMemory();
+      const before = reads.count;
+      expect(await stepped(ctx, 24, true)).toEqual(first);
+      expect(reads.count).toBeGreaterThan(before);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
