@@ -25,11 +25,14 @@ export class StripCanvas {
   constructor(el: HTMLElement) {
     this.chart = init(el, undefined, { renderer: 'canvas' });
     // Every render below paints synchronously (setOption without lazyUpdate ends in a flush),
-    // yet zrender keeps its requestAnimationFrame loop running for ten idle frames after any
-    // change: with a few live charts redrawn each second that is a main frame every 16 ms for
-    // good. One idle frame is enough; the loop itself must stay, ECharts' progressive
-    // rendering of long series continues on it.
+    // yet zrender keeps its requestAnimationFrame loop running for idle frames after any
+    // change (ten by default, two at setSleepAfterStill(1)): with five live charts redrawn
+    // each second that made four main frames per tick instead of two. ECharts says
+    // 'finished' once nothing is left (no animation, no progressive chunk of a long series,
+    // no pending update): the loop stops there, and the next render starts it again. The
+    // short sleep stays as the fallback should 'finished' not come.
     this.chart.getZr().setSleepAfterStill(1);
+    this.chart.on('finished', () => this.chart.getZr().animation.stop());
   }
 
   /**
