@@ -20,6 +20,12 @@ export interface ByteSource {
    * failures surface on the read itself.
    */
   readAhead?(offset: number, length: number): Promise<void>;
+  /**
+   * Optional hint that a forward pass of reads from `offset` is about to begin (an archive
+   * just opened: replay starts at its first record). A source that reads ahead starts now,
+   * at full depth; others ignore it. Failures surface on the reads themselves.
+   */
+  startPass?(offset: number): void;
   /** Releases handles or caches; reads after close fail. */
   close(): Promise<void>;
 }

@@ -60,6 +60,8 @@ export class ReadAheadSource implements ByteSource {
   /** Reads in a row since the pass began reading ahead: the read-ahead grows with it (one
    *  chunk, two, … the depth), so it does not start with a depth of chunks in flight. */
   private streak = 0;
+  /** The pass was started by startPass: it reads ahead from its first read. */
+  private primed = false;
   private closed = false;
 
   /** Wraps `inner`, which the source then owns. */
@@ -124,6 +126,7 @@ export class ReadAheadSource implements ByteSource {
       this.frontier = end;
       this.trail = Infinity;
       this.streak = 0;
+      this.primed = false;
       return;
     }
     if (end > this.frontier) this.frontier = end;
@@ -133,7 +136,7 @@ export class ReadAheadSource implements ByteSource {
     // Reading ahead starts once the pass has read a chunk's worth: a stepped replay over a big
     // archive reads a megabyte or two around each of its samples, megabytes apart, and chunks
     // read ahead there would read the whole file (1175 of 1235 MB for 361 samples).
-    if (this.frontier - this.passStart < this.chunkBytes) return;
+    if (!this.primed && this.frontier - this.passStart < this.chunkBytes) return;
     this.streak++;
     const first = Math.floor(offset / this.chunkBytes);
     // Chunks every reader of the pass has left behind go: the reader above keeps the
@@ -166,6 +169,26 @@ export class ReadAheadSource implements ByteSource {
       }
     }
     return this.inner.read(offset, end - offset);
+  }
+
+  /**
+   * A forward pass from `offset` is about to begin (ByteSource.startPass): its first chunks,
+   * a depth's worth, are read now, and its reads then read ahead at full depth from the first.
+   * An archive's first records (the logging-interval probe, the first window) then find
+   * their bytes read while its metadata loaded, instead of waiting for 1 MiB reads one at a
+   * time until the pass has read a chunk's worth. Ignored once reads have begun a pass.
+   */
+  startPass(offset: number): void {
+    // A label read before is no pass yet; a pass that has read a chunk's worth is one.
+    if (this.closed || offset >= this.size || (this.frontier >= 0 && this.frontier - this.passStart >= this.chunkBytes)) return;
+    this.passStart = offset;
+    this.frontier = offset;
+    this.trail = Infinity;
+    this.streak = this.depth;
+    this.primed = true;
+    const first = Math.floor(offset / this.chunkBytes);
+    const last = Math.min(first + this.depth - 1, Math.ceil(this.size / this.chunkBytes) - 1);
+    for (let k = first; k <= last; k++) this.fetchChunk(k);
   }
 
   readAhead(offset: number, length: number): Promise<void> {
