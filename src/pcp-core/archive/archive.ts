@@ -113,7 +113,7 @@ export class Archive {
     if (options.readAhead) {
       void firstSource.readAhead?.(0, firstSource.size);
       // Replay begins at the first record: plain bytes read ahead while the metadata loads.
-      firstSource.startPass?.(0);
+      firstSource.startPass?.(0, Infinity);
     }
     const format = logFormat(label.version);
     const labelOnlySize = format.labelSize;

@@ -60,6 +60,11 @@ class VolumeReads {
     }
   }
 
+  /** A forward pass of about `length` bytes from `offset` follows (ByteSource.startPass). */
+  startPass(offset: number, length: number): void {
+    this.source.startPass?.(Math.max(0, offset), length);
+  }
+
   async bytes(offset: number, length: number): Promise<Uint8Array> {
     const b = Math.floor(offset / BLOCK_SIZE);
     const pending = Math.floor((offset + length - 1) / BLOCK_SIZE) === b ? this.ahead.get(b) : undefined;
@@ -82,6 +87,8 @@ export interface ArchiveReplay {
   readonly replay: ReplaySet;
   /** Hint: a re-seek to `at` will follow; its neighbourhood is read ahead. */
   readonly prefetch: (at: Timestamp) => void;
+  /** Hint: a sequential replay from `from` to `to` follows; reading forwards starts there. */
+  readonly prefetchPass: (from: Timestamp, to: Timestamp) => void;
   /**
    * Follows the latest archive as it grows (ArchiveSet.follow with its files listed again):
    * the volumes opened afresh are opened here, so replay finds them at once; the cursor must
@@ -152,20 +159,31 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
       return obs;
     },
   };
-  const prefetch = (at: Timestamp): void => {
-    // The archive holding `at` (the last one starting at or before it), then the index entry
-    // __pmLogSetTime will position at.
+  /** The archive holding `at` (the last one starting at or before it), and the index entry
+   *  __pmLogSetTime will position at (the nearer either side: roughly, a hint). */
+  const entryAt = (at: Timestamp): { readonly i: number; readonly vol: number; readonly offset: number } | undefined => {
     let i = 0;
     while (i + 1 < archives.length && compare(archives[i + 1]?.start, at) <= 0) i++;
     const ix = archives[i]?.index;
-    if (!ix || ix.length === 0) return;
+    if (!ix || ix.length === 0) return undefined;
     const j = firstNotBefore(ix, at);
-    // The nearer of the entries either side, as __pmLogSetTime picks (roughly: a hint).
     const after = j < ix.length ? ix.sec[j] + ix.nsec[j] / 1e9 - (at.sec + at.nsec / 1e9) : Infinity;
     const before = j > 0 ? at.sec + at.nsec / 1e9 - (ix.sec[j - 1] + ix.nsec[j - 1] / 1e9) : Infinity;
     const e = after <= before ? j : j - 1;
-    if (e < 0 || e >= ix.length) return;
-    reads[i]?.get(ix.vol[e])?.prefetch(ix.offData[e] - BEFORE_ENTRY, BEFORE_ENTRY + AFTER_ENTRY);
+    if (e < 0 || e >= ix.length) return undefined;
+    return { i, vol: ix.vol[e], offset: ix.offData[e] };
+  };
+  const prefetch = (at: Timestamp): void => {
+    const e = entryAt(at);
+    if (e) reads[e.i]?.get(e.vol)?.prefetch(e.offset - BEFORE_ENTRY, BEFORE_ENTRY + AFTER_ENTRY);
+  };
+  const prefetchPass = (from: Timestamp, to: Timestamp): void => {
+    const a = entryAt(from);
+    if (!a) return;
+    // As far as the index says the pass goes in that volume (its end, past the last entry).
+    const b = entryAt(to);
+    const length = b && b.i === a.i && b.vol === a.vol ? b.offset - a.offset + BEFORE_ENTRY + AFTER_ENTRY : Infinity;
+    reads[a.i]?.get(a.vol)?.startPass(a.offset - BEFORE_ENTRY, length);
   };
   const follow = async (files: ArchiveFiles): Promise<{ archive: number; fromVol: number }> => {
     const { archive, fromVol, replaced } = await set.follow(files);
@@ -178,7 +196,7 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     await Promise.all(replaced.map((s) => s.close()));
     return { archive, fromVol };
   };
-  return { replay: { archives, meta }, prefetch, follow };
+  return { replay: { archives, meta }, prefetch, prefetchPass, follow };
 }
 
 function compare(a: Timestamp | undefined, b: Timestamp): number {
