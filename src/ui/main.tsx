@@ -10,6 +10,8 @@ import { startLiveWatches } from './charts/live-watches';
 import { restoreDerivedConfigs } from './sources/derived-configs';
 import { readPageParams } from './state/page-params';
 import { openFromPage, restoreFromAddress, startUrlSync } from './state/url-sync';
+import { warmUpCharts } from './charts/warm-up';
+import { standardOverview } from './views/overview';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -28,3 +30,13 @@ startLiveWatches();
 const restoring = restoreDerivedConfigs().then(() => restoreFromAddress(location.hash) ?? openFromPage(readPageParams(location.search), new URL('demo/pmdash-demo', document.baseURI).href));
 // From then on the address follows the dashboard.
 void restoring.finally(() => startUrlSync());
+
+// While the page waits for its first archive, what every open then needs is readied in idle
+// time (issue 19 item 5): the engine worker started with the Overview view asked of it, and
+// the chart code run once (charts/warm-up.ts). A failed ask is asked again, and reported, by
+// the open that needs it.
+const whenIdle = (fn: () => void): void => void (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 0));
+whenIdle(() => {
+  standardOverview().catch(() => undefined);
+  warmUpCharts();
+});

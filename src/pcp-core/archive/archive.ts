@@ -110,7 +110,11 @@ export class Archive {
     const firstSource = await openFile(files.volumes.get(minVol) as string);
     const label = await readLabel(firstSource, { vol: minVol, checkFeatures });
     // Failures are not lost: they surface when the volume is read.
-    if (options.readAhead) void firstSource.readAhead?.(0, firstSource.size);
+    if (options.readAhead) {
+      void firstSource.readAhead?.(0, firstSource.size);
+      // Replay begins at the first record: plain bytes read ahead while the metadata loads.
+      firstSource.startPass?.(0, Infinity);
+    }
     const format = logFormat(label.version);
     const labelOnlySize = format.labelSize;
     const mismatch = (source: string, detail: string): never => {

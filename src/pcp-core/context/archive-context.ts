@@ -47,6 +47,7 @@ export class ArchiveContext implements Context {
     readonly session: ReplaySession,
     private readonly readAhead: (at: Timestamp) => void,
     private readonly releaseAhead: () => void,
+    private readonly readPass: ArchiveReplay['prefetchPass'],
     private readonly followSet: ArchiveReplay['follow'],
   ) {
     const label = set.label;
@@ -62,8 +63,8 @@ export class ArchiveContext implements Context {
 
   /** A context over an already opened ArchiveSet (it takes ownership: close() closes it). */
   static async fromSet(set: ArchiveSet, options: ArchiveContextOptions = {}): Promise<ArchiveContext> {
-    const { replay, prefetch, release, follow } = await replaySetOf(set);
-    return new ArchiveContext(set, new ReplaySession(replay, { counterWrap: options.counterWrap, ignoreMarks: options.ignoreMarks }), prefetch, release, follow);
+    const { replay, prefetch, prefetchPass, release, follow } = await replaySetOf(set);
+    return new ArchiveContext(set, new ReplaySession(replay, { counterWrap: options.counterWrap, ignoreMarks: options.ignoreMarks }), prefetch, release, prefetchPass, follow);
   }
 
   // ----- metadata -----
@@ -137,6 +138,11 @@ export class ArchiveContext implements Context {
   /** Hint that a pmSetMode to `at` and a fetch will follow: the bytes there are read ahead. */
   prefetch(at: Timestamp): void {
     this.readAhead(at);
+  }
+
+  /** Hint that a sequential replay from `from` to `to` follows: reading forwards starts there. */
+  prefetchPass(from: Timestamp, to: Timestamp): void {
+    this.readPass(from, to);
   }
 
   /** Idle: the replay's decoded records go (views that keep read bytes alive), and with them

@@ -89,6 +89,11 @@ class VolumeReads {
     return undefined;
   }
 
+  /** A forward pass of about `length` bytes from `offset` follows (ByteSource.startPass). */
+  startPass(offset: number, length: number): void {
+    this.source.startPass?.(Math.max(0, offset), length);
+  }
+
   /** Bytes [offset, offset+length) from a span read ahead, or undefined when none covers them. */
   ahead(offset: number, length: number): Promise<Uint8Array> | undefined {
     const s = this.covering(offset, offset + length);
@@ -117,6 +122,8 @@ export interface ArchiveReplay {
   readonly prefetch: (at: Timestamp) => void;
   /** Drops the bytes read ahead and not yet used (a cache: reads work as before). */
   readonly release: () => void;
+  /** Hint: a sequential replay from `from` to `to` follows; reading forwards starts there. */
+  readonly prefetchPass: (from: Timestamp, to: Timestamp) => void;
   /**
    * Follows the latest archive as it grows (ArchiveSet.follow with its files listed again):
    * the volumes opened afresh are opened here, so replay finds them at once; the cursor must
@@ -187,27 +194,39 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
       return obs;
     },
   };
-  const prefetch = (at: Timestamp): void => {
-    // The archive holding `at` (the last one starting at or before it), then the index entry
-    // __pmLogSetTime will position at.
+  /** The archive holding `at` (the last one starting at or before it), and the index entry
+   *  __pmLogSetTime will position at (the nearer either side: roughly, a hint). */
+  const entryAt = (at: Timestamp): { readonly i: number; readonly e: number; readonly vol: number; readonly offset: number } | undefined => {
     let i = 0;
     while (i + 1 < archives.length && compare(archives[i + 1]?.start, at) <= 0) i++;
     const ix = archives[i]?.index;
-    if (!ix || ix.length === 0) return;
+    if (!ix || ix.length === 0) return undefined;
     const j = firstNotBefore(ix, at);
-    // The nearer of the entries either side, as __pmLogSetTime picks (roughly: a hint).
     const after = j < ix.length ? ix.sec[j] + ix.nsec[j] / 1e9 - (at.sec + at.nsec / 1e9) : Infinity;
     const before = j > 0 ? at.sec + at.nsec / 1e9 - (ix.sec[j - 1] + ix.nsec[j - 1] / 1e9) : Infinity;
     const e = after <= before ? j : j - 1;
-    if (e < 0 || e >= ix.length) return;
+    if (e < 0 || e >= ix.length) return undefined;
+    return { i, e, vol: ix.vol[e], offset: ix.offData[e] };
+  };
+  const prefetch = (at: Timestamp): void => {
+    const hit = entryAt(at);
+    const ix = hit && archives[hit.i]?.index;
+    if (!hit || !ix) return;
     // Index entries lie on record boundaries: the record before the entry (setTime backs up
     // over it) starts at or after the previous entry, and interpolation reads on a record or
     // two past the time, to about the entry after next.
-    const vol = ix.vol[e];
-    const off = ix.offData[e];
+    const { i, e, vol, offset: off } = hit;
     const prev = e > 0 && ix.vol[e - 1] === vol ? Math.min(ix.offData[e - 1], off - BEFORE_ENTRY) : off - BEFORE_ENTRY;
     const next = e + 2 < ix.length && ix.vol[e + 2] === vol ? Math.max(ix.offData[e + 2], off + AFTER_ENTRY) : off + AFTER_ENTRY;
     reads[i]?.get(vol)?.prefetch(Math.max(prev, off - MAX_BEFORE), Math.min(next, off + MAX_AFTER));
+  };
+  const prefetchPass = (from: Timestamp, to: Timestamp): void => {
+    const a = entryAt(from);
+    if (!a) return;
+    // As far as the index says the pass goes in that volume (its end, past the last entry).
+    const b = entryAt(to);
+    const length = b && b.i === a.i && b.vol === a.vol ? b.offset - a.offset + BEFORE_ENTRY + AFTER_ENTRY : Infinity;
+    reads[a.i]?.get(a.vol)?.startPass(a.offset - BEFORE_ENTRY, length);
   };
   const follow = async (files: ArchiveFiles): Promise<{ archive: number; fromVol: number }> => {
     const { archive, fromVol, replaced } = await set.follow(files);
@@ -223,7 +242,7 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
   const release = (): void => {
     for (const perArchive of reads) for (const r of perArchive.values()) r.release();
   };
-  return { replay: { archives, meta }, prefetch, release, follow };
+  return { replay: { archives, meta }, prefetch, prefetchPass, release, follow };
 }
 
 function compare(a: Timestamp | undefined, b: Timestamp): number {

@@ -95,6 +95,12 @@ export interface Context {
    */
   prefetch?(at: Timestamp): void;
   /**
+   * Optional hint (no PMAPI equivalent): a sequential replay from `from` to `to` follows (one
+   * pmSetMode, then fetch after fetch), so an archive context may start reading forwards from
+   * there at once (interp-grid.ts). Changes no state that a fetch can observe.
+   */
+  prefetchPass?(from: Timestamp, to: Timestamp): void;
+  /**
    * Optional hint (no PMAPI equivalent): the client is idle, so bytes and records kept only to
    * make the next reads cheaper may go (the view is drawn; memory budgets, io/README.md).
    * Changes no state that a fetch can observe.

@@ -73,4 +73,14 @@ describe('fetchInterpGrid', () => {
     expect(modes).toEqual([{ sec: 100, nsec: 0 }, { sec: 160, nsec: 0 }, { sec: 220, nsec: 0 }]);
     expect(seen).toEqual([0, 1, 2]);
   });
+
+  it('tells the context a sequential replay\'s span before it starts (a read-ahead hint), a stepped one none', async () => {
+    for (const replay of ['sequential', 'stepped'] as const) {
+      const { ctx } = recorder([100, 160, 220, 280]);
+      const passes: [Timestamp, Timestamp][] = [];
+      const hinted = Object.assign(ctx, { prefetchPass: (from: Timestamp, to: Timestamp) => passes.push([from, to]) });
+      await fetchInterpGrid(hinted, [1 as PmId], grid, replay, () => true);
+      expect(passes).toEqual(replay === 'sequential' ? [[{ sec: 100, nsec: 0 }, { sec: 280, nsec: 0 }]] : []);
+    }
+  });
 });

@@ -66,8 +66,12 @@ export async function fetchInterpGrid(
   each: (k: number, out: Result | PmError) => boolean,
 ): Promise<void> {
   const stepped = replay === 'stepped' && grid.deltaNs > 0n;
-  if (!stepped) ctx.setMode(PM_MODE_INTERP, grid.origin, grid.deltaNs);
-  else for (let k = 0; k < Math.min(grid.count, PREFETCH_SAMPLES); k++) ctx.prefetch?.(gridTime(grid, k));
+  if (!stepped) {
+    // Every record from the origin on is read: reading forwards starts at once, not only
+    // after the replay has read its first megabytes one block at a time.
+    ctx.prefetchPass?.(grid.origin, gridTime(grid, grid.count - 1));
+    ctx.setMode(PM_MODE_INTERP, grid.origin, grid.deltaNs);
+  } else for (let k = 0; k < Math.min(grid.count, PREFETCH_SAMPLES); k++) ctx.prefetch?.(gridTime(grid, k));
   for (let k = 0; k < grid.count; k++) {
     if (stepped) {
       if (k + PREFETCH_SAMPLES < grid.count) ctx.prefetch?.(gridTime(grid, k + PREFETCH_SAMPLES));

@@ -366,6 +366,10 @@ export class DerivedContext implements Context {
     this.inner.prefetch?.(at);
   }
 
+  prefetchPass(from: Timestamp, to: Timestamp): void {
+    this.inner.prefetchPass?.(from, to);
+  }
+
   releaseMemory(): void {
     this.inner.releaseMemory?.();
   }

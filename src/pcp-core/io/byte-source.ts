@@ -20,6 +20,13 @@ export interface ByteSource {
    * failures surface on the read itself.
    */
   readAhead?(offset: number, length: number): Promise<void>;
+  /**
+   * Optional hint that a forward pass of reads from `offset`, of about `length` bytes
+   * (Infinity: unknown), is about to begin (an archive just opened: replay starts at its first
+   * record; a sequential replay of a window). A source that reads ahead starts now; others
+   * ignore it. Failures surface on the reads themselves.
+   */
+  startPass?(offset: number, length: number): void;
   /** Releases handles or caches; reads after close fail. */
   close(): Promise<void>;
 }

@@ -112,6 +112,34 @@ describe('ReadAheadSource', () => {
     expect(inner.reads.slice(3).map(([offset]) => offset / KB)).toEqual([0, 64, 128, 192, 256, 320]);
   });
 
+  it('starts a pass at once when told one begins (an archive just opened), reading ahead at full depth from its first read', async () => {
+    const inner = new SlowSource(pattern(1024 * KB));
+    const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 4, cache: new ByteCache(1 << 20) });
+    expect(same(await src.read(0, 132), inner.bytes.subarray(0, 132))).toBe(true); // the label
+    src.startPass(0, Infinity);
+    // A depth's worth of chunks, read now, before any record is asked for.
+    expect(inner.reads.slice(1)).toEqual([0, 64, 128, 192].map((k) => [k * KB, 64 * KB]));
+    for (let at = 0; at < 256 * KB; at += 16 * KB) expect(same(await src.read(at, 16 * KB), inner.bytes.subarray(at, at + 16 * KB))).toBe(true);
+    // Every read came from those chunks, and the pass read on ahead of them at full depth.
+    const after = inner.reads.slice(5);
+    expect(after.every(([offset, length]) => offset % (64 * KB) === 0 && length === 64 * KB && offset >= 256 * KB)).toBe(true);
+    expect(after.map(([offset]) => offset / KB)).toEqual([256, 320, 384, 448]);
+  });
+
+  it('lets a pass the reads are making go on; a pass started elsewhere reads ahead no further than its end', async () => {
+    const inner = new SlowSource(pattern(1024 * KB));
+    const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 4, cache: new ByteCache(1 << 20) });
+    for (let at = 300 * KB; at < 380 * KB; at += 16 * KB) await src.read(at, 16 * KB);
+    const before = inner.reads.length;
+    src.startPass(320 * KB, 1000);
+    expect(inner.reads.length).toBe(before);
+    // A window's replay from a seek: its chunks at once, none past its end (704 KiB).
+    src.startPass(600 * KB, 100 * KB);
+    expect(inner.reads.slice(before).map(([offset]) => offset / KB)).toEqual([576, 640]);
+    for (let at = 600 * KB; at + 16 * KB <= 700 * KB; at += 16 * KB) expect(same(await src.read(at, 16 * KB), inner.bytes.subarray(at, at + 16 * KB))).toBe(true);
+    expect(inner.reads.slice(before).map(([offset]) => offset / KB)).toEqual([576, 640]);
+  });
+
   it('reads nothing ahead for short runs megabytes apart (a stepped replay over a big archive)', async () => {
     const inner = new SlowSource(pattern(2048 * KB));
     const src = new ReadAheadSource(inner, { chunkBytes: 64 * KB, depth: 4, cache: new ByteCache(1 << 20) });

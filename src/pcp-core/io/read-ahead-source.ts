@@ -60,6 +60,9 @@ export class ReadAheadSource implements ByteSource {
   /** Reads in a row since the pass began reading ahead: the read-ahead grows with it (one
    *  chunk, two, … the depth), so it does not start with a depth of chunks in flight. */
   private streak = 0;
+  /** The pass was started by startPass: it reads ahead from its first read, up to passEnd. */
+  private primed = false;
+  private passEnd = Infinity;
   private closed = false;
 
   /** Wraps `inner`, which the source then owns. */
@@ -124,6 +127,7 @@ export class ReadAheadSource implements ByteSource {
       this.frontier = end;
       this.trail = Infinity;
       this.streak = 0;
+      this.primed = false;
       return;
     }
     if (end > this.frontier) this.frontier = end;
@@ -133,14 +137,14 @@ export class ReadAheadSource implements ByteSource {
     // Reading ahead starts once the pass has read a chunk's worth: a stepped replay over a big
     // archive reads a megabyte or two around each of its samples, megabytes apart, and chunks
     // read ahead there would read the whole file (1175 of 1235 MB for 361 samples).
-    if (this.frontier - this.passStart < this.chunkBytes) return;
+    if (!this.primed && this.frontier - this.passStart < this.chunkBytes) return;
     this.streak++;
     const first = Math.floor(offset / this.chunkBytes);
     // Chunks every reader of the pass has left behind go: the reader above keeps the
     // neighbourhood it re-reads.
     this.cache.delete(this.owner + (Math.floor(Math.min(offset, this.trail) / this.chunkBytes) - 2));
     const ahead = Math.min(this.depth, this.streak);
-    const last = Math.min(Math.floor((end - 1) / this.chunkBytes) + ahead, Math.ceil(this.size / this.chunkBytes) - 1);
+    const last = Math.min(Math.floor((end - 1) / this.chunkBytes) + ahead, this.lastChunk());
     for (let k = first; k <= last; k++) this.fetchChunk(k);
   }
 
@@ -166,6 +170,37 @@ export class ReadAheadSource implements ByteSource {
       }
     }
     return this.inner.read(offset, end - offset);
+  }
+
+  /**
+   * A forward pass of about `length` bytes from `offset` is about to begin (ByteSource.
+   * startPass): its first chunks, up to a depth's worth, are read now, and its reads then read
+   * ahead at full depth from the first, no further than the pass's end when it is known. An
+   * archive's first records (the logging-interval probe, the first window) then find their
+   * bytes read while its metadata loaded, and a window's replay from a seek does not wait for
+   * 1 MiB reads one at a time until it has read a chunk's worth. A pass under way that these
+   * reads continue goes on as it is.
+   */
+  startPass(offset: number, length: number): void {
+    if (this.closed || offset >= this.size || !(length > 0)) return;
+    // A label read before is no pass yet; one that has read a chunk's worth (or was started
+    // here) is.
+    const going = this.frontier >= 0 && (this.primed || this.frontier - this.passStart >= this.chunkBytes);
+    if (going && offset >= this.frontier - this.depth * this.chunkBytes && offset <= this.frontier + SEQUENTIAL_GAP) return;
+    this.passStart = offset;
+    this.frontier = offset;
+    this.passEnd = Math.min(offset + length, this.size);
+    this.trail = Infinity;
+    this.streak = this.depth;
+    this.primed = true;
+    const first = Math.floor(offset / this.chunkBytes);
+    const last = Math.min(first + this.depth - 1, this.lastChunk());
+    for (let k = first; k <= last; k++) this.fetchChunk(k);
+  }
+
+  /** The last chunk to read ahead: the file's, or the started pass's end. */
+  private lastChunk(): number {
+    return Math.floor((Math.min(this.primed ? this.passEnd : this.size, this.size) - 1) / this.chunkBytes);
   }
 
   readAhead(offset: number, length: number): Promise<void> {

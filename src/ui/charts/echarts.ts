@@ -23,7 +23,9 @@ export class StripCanvas {
   private shape = '';
 
   constructor(el: HTMLElement) {
-    this.chart = init(el, undefined, { renderer: 'canvas' });
+    // Sized here, not measured: zrender would read the element's size (a forced layout per
+    // chart while a tab's charts are built); every render gives the size it draws at.
+    this.chart = init(el, undefined, { renderer: 'canvas', width: 1, height: 1 });
     // Every render below paints synchronously (setOption without lazyUpdate ends in a flush),
     // yet zrender keeps its requestAnimationFrame loop running for idle frames after any
     // change (ten by default, two at setSleepAfterStill(1)): with five live charts redrawn

@@ -103,7 +103,8 @@ export class PlotSurface implements FrameClient {
     this.strip = div('plot-strip', this.viewport);
     this.vlines = div('plot-vlines', this.strip);
     this.canvas = new StripCanvas(div('plot-echarts', this.strip));
-    this.measure();
+    // Not measured here (a forced layout per chart while a tab's charts are built): the
+    // owner's ResizeObserver calls resize() once the element is laid out, before it paints.
     this.observer = new IntersectionObserver((entries) => {
       const e = entries[entries.length - 1];
       if (!e) return;

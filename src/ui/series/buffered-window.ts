@@ -42,3 +42,23 @@ export function paddedWindow(visible: { t0Ms: number; t1Ms: number }, bounds: { 
 export function covers(have: Window, need: Window): boolean {
   return have.stepMs === need.stepMs && have.t0Ms <= need.t0Ms + 1e-6 && have.t1Ms >= need.t1Ms - 1e-6;
 }
+
+/**
+ * Samples in a chart's first answer when its window is long: pmchart's default of visible
+ * points. The first window of a newly opened archive is an hour (360 samples at pmlogger's
+ * 10 s), six times what pmchart reads before its first frame.
+ */
+export const FIRST_ROWS = 60;
+
+/**
+ * The part of `need` a chart is sent first, when `need` has more than twice FIRST_ROWS
+ * samples: its last FIRST_ROWS samples, on the same grid, ending at the window's right edge
+ * (the position, whose values the legend shows). Undefined for a shorter window. Each sample
+ * is the one the whole window has there (an extra fetch before a window's first sample gives
+ * it its rate: workers/series-fetch.ts), so the whole window replaces it without a change.
+ */
+export function firstTail(need: Window): Window | undefined {
+  const rows = Math.round((need.t1Ms - need.t0Ms) / need.stepMs) + 1;
+  if (!(rows > 2 * FIRST_ROWS)) return undefined;
+  return { t0Ms: need.t1Ms - (FIRST_ROWS - 1) * need.stepMs, t1Ms: need.t1Ms, stepMs: need.stepMs };
+}

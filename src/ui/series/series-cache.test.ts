@@ -2,7 +2,7 @@
 // wins while a request is in flight, stale answers dropped after the question changes.
 import { describe, expect, it } from 'vitest';
 import type { SeriesBlock } from '../../workers/engine-types';
-import { fetchStep, paddedWindow } from './buffered-window';
+import { FIRST_ROWS, fetchStep, firstTail, paddedWindow } from './buffered-window';
 import { SeriesCache, type SeriesWish } from './series-cache';
 
 function block(t0Ms: number, t1Ms: number, stepMs: number): SeriesBlock {
@@ -116,5 +116,57 @@ describe('SeriesCache', () => {
     cache.want('a', 's', wish(21_000, 31_000, 'a'));
     await tick();
     expect(cache.bytes).toBe(before);
+  });
+
+  // A long archive: 1 s samples over 1000 s.
+  const longWish = (t0Ms: number, t1Ms: number, metric = 'm', stepMs = 1000): SeriesWish => ({ ...wish(t0Ms, t1Ms, metric), bounds: { startMs: 0, endMs: 1_000_000 }, stepMs });
+
+  it('answers a chart\'s first long window with its last samples first, then the whole window', async () => {
+    const asked: [number, number, string[]][] = [];
+    const resolvers: (() => void)[] = [];
+    const cache = new SeriesCache((req) => {
+      asked.push([req.t0Ms, req.t1Ms, req.plots.map((p) => p.metric)]);
+      return new Promise((res) => resolvers.push(() => res(block(req.t0Ms, req.t1Ms, req.stepMs))));
+    });
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    // 301 samples: more than twice FIRST_ROWS, for two charts of one tab.
+    cache.want('a', 's', longWish(0, 300_000, 'x'));
+    cache.want('b', 's', longWish(0, 300_000, 'y'));
+    await tick();
+    const tailT0 = 300_000 - (FIRST_ROWS - 1) * 1000;
+    // One fetch for both charts per part, the end of the window asked first.
+    expect(asked).toEqual([[tailT0, 300_000, ['x', 'y']], [0, 300_000, ['x', 'y']]]);
+    resolvers.shift()?.();
+    await tick();
+    expect(cache.get('a', 's').block?.t0Ms).toBe(tailT0);
+    // Still loading: the whole window is on its way.
+    expect(cache.get('a', 's').loading).toBe(true);
+    resolvers.shift()?.();
+    await tick();
+    expect(cache.get('b', 's').block?.t0Ms).toBe(0);
+    expect(cache.get('b', 's').loading).toBe(false);
+    // The window held now covers the visible one: nothing more is asked.
+    cache.want('a', 's', longWish(0, 300_000, 'x'));
+    await tick();
+    expect(asked).toHaveLength(2);
+  });
+
+  it('asks a short first window whole, and a chart that has data its padded window in one request', async () => {
+    const asked: [number, number][] = [];
+    const cache = new SeriesCache((req) => {
+      asked.push([req.t0Ms, req.t1Ms]);
+      return Promise.resolve(block(req.t0Ms, req.t1Ms, req.stepMs));
+    });
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    cache.want('c', 's', longWish(100_000, 200_000));
+    await tick();
+    expect(asked).toEqual([[100_000, 200_000]]);
+    // Long, at a coarser step, but the chart has its block: the padded window, in one request.
+    cache.want('c', 's', longWish(100_000, 500_000, 'm', 2000));
+    await tick();
+    // (Clamped to a step before the start, as every window is.)
+    expect(asked).toEqual([[100_000, 200_000], [-2000, 700_000]]);
+    expect(firstTail({ t0Ms: 0, t1Ms: 2 * FIRST_ROWS * 1000, stepMs: 1000 })).toEqual({ t0Ms: (FIRST_ROWS + 1) * 1000, t1Ms: 2 * FIRST_ROWS * 1000, stepMs: 1000 });
+    expect(firstTail({ t0Ms: 0, t1Ms: (2 * FIRST_ROWS - 1) * 1000, stepMs: 1000 })).toBeUndefined();
   });
 });

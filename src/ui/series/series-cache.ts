@@ -11,7 +11,7 @@
 // fetches it again), so no chart on screen ever goes blank for the budget's sake.
 import { asEngineError, getEngine } from '../engine-client';
 import type { EngineError, PlotRequest, SeriesBlock, SourceHandle } from '../../workers/engine-types';
-import { covers, neededWindow, paddedWindow, type Window } from './buffered-window';
+import { covers, firstTail, neededWindow, paddedWindow, type Window } from './buffered-window';
 
 /** What one chart needs from one source. */
 export interface SeriesWish {
@@ -44,6 +44,12 @@ interface Slot {
   inflight: boolean;
   pending: SeriesWish | undefined;
   snapshot: SeriesEntry;
+}
+
+/** A request's answers: the whole window, and first a part of it when one was asked for. */
+interface Answers {
+  readonly first: Promise<SeriesBlock> | undefined;
+  readonly whole: Promise<SeriesBlock>;
 }
 
 const EMPTY: SeriesEntry = { block: undefined, error: undefined, loading: false };
@@ -79,16 +85,19 @@ export class SeriesCache {
     }
   }
 
-  /** Requests waiting for this tick's flush, grouped by source, rate and window. */
-  private batch = new Map<string, { req: Omit<Parameters<Fetcher>[0], 'plots'>; members: { plots: readonly PlotRequest[]; done: (r: Promise<SeriesBlock>) => void }[] }>();
+  /** Requests waiting for this tick's flush, grouped by source, rate and window (and first part). */
+  private batch = new Map<string, { req: Omit<Parameters<Fetcher>[0], 'plots'>; first: Window | undefined; members: { plots: readonly PlotRequest[]; done: (r: Answers) => void }[] }>();
 
-  /** Queues one chart's request; all of a tick's requests with the same key share a fetch. */
-  private enqueue(req: Parameters<Fetcher>[0]): Promise<SeriesBlock> {
+  /**
+   * Queues one chart's request; all of a tick's requests with the same key share a fetch.
+   * With `first`, that part of the window is fetched first, and answered on its own too.
+   */
+  private enqueue(req: Parameters<Fetcher>[0], first?: Window): Promise<Answers> {
     return new Promise((resolve) => {
-      const key = JSON.stringify([req.handle, req.rate, req.t0Ms, req.t1Ms, req.stepMs]);
+      const key = JSON.stringify([req.handle, req.rate, req.t0Ms, req.t1Ms, req.stepMs, first?.t0Ms ?? null]);
       let group = this.batch.get(key);
       if (!group) {
-        group = { req: { handle: req.handle, rate: req.rate, t0Ms: req.t0Ms, t1Ms: req.t1Ms, stepMs: req.stepMs }, members: [] };
+        group = { req: { handle: req.handle, rate: req.rate, t0Ms: req.t0Ms, t1Ms: req.t1Ms, stepMs: req.stepMs }, first, members: [] };
         this.batch.set(key, group);
         if (this.batch.size === 1) queueMicrotask(() => this.flush());
       }
@@ -107,13 +116,15 @@ export class SeriesCache {
     this.batch = new Map();
     for (const g of groups) {
       const plots = g.members.flatMap((m) => m.plots);
+      // Both asked now, the first part first: the engine answers a source's calls in order.
+      const early = g.first ? this.fetcher({ ...g.req, ...g.first, plots }) : undefined;
       const all = this.fetcher({ ...g.req, plots });
       let offset = 0;
       for (const m of g.members) {
         const from = offset;
         const count = m.plots.length;
         offset += count;
-        m.done(all.then((b) => sliceBlock(b, from, count)));
+        m.done({ first: early?.then((b) => sliceBlock(b, from, count)), whole: all.then((b) => sliceBlock(b, from, count)) });
       }
     }
   }
@@ -179,19 +190,38 @@ export class SeriesCache {
   private send(chartId: string, key: string, slot: Slot, wish: SeriesWish): void {
     // The first answer is only what is visible (the first chart sooner); padding comes with
     // the next request, once the user moves.
-    const win = slot.block ? paddedWindow(wish.visible, wish.bounds, wish.anchorMs, wish.stepMs) : neededWindow(wish.visible, wish.bounds, wish.anchorMs, wish.stepMs);
+    const need = neededWindow(wish.visible, wish.bounds, wish.anchorMs, wish.stepMs);
+    const win = slot.block ? paddedWindow(wish.visible, wish.bounds, wish.anchorMs, wish.stepMs) : need;
+    // A chart with nothing drawn yet gets the end of a long window first (buffered-window.ts
+    // firstTail): its legend and latest samples show while the rest is read.
+    const first = slot.block ? undefined : firstTail(need);
     const specKey = slot.specKey;
     slot.inflight = true;
     slot.pending = undefined;
     this.publish(chartId, slot);
-    this.enqueue({ handle: wish.handle, plots: wish.plots, rate: wish.rate, ...win }).then(
+    const answers = this.enqueue({ handle: wish.handle, plots: wish.plots, rate: wish.rate, ...win }, first);
+    let whole = false;
+    void answers.then((a) =>
+      a.first?.then(
+        (block) => {
+          if (whole || this.slots.get(key) !== slot || slot.specKey !== specKey || slot.block) return;
+          slot.block = block;
+          this.publish(chartId, slot);
+        },
+        // Not lost: the whole window, asked right after over the same records, reports it.
+        () => undefined,
+      ),
+    );
+    answers.then((a) => a.whole).then(
       (block) => {
+        whole = true;
         if (this.slots.get(key) !== slot || slot.specKey !== specKey) return;
         slot.block = block;
         slot.error = undefined;
         this.enforceBudget(slot);
       },
       (e: unknown) => {
+        whole = true;
         if (this.slots.get(key) !== slot || slot.specKey !== specKey) return;
         slot.error = asEngineError(e, 'series');
         this.lastErrorWish.set(slot, JSON.stringify([wish.visible, wish.stepMs]));

@@ -28,10 +28,32 @@ function viewMetrics(overview: Pick<StandardViewEntry, 'view'>): string[] {
   return [...new Set(overview.view.tabs.flatMap((t) => t.charts.flatMap((c) => c.plots.map((p) => p.metric))))];
 }
 
+/** The engine's Overview view, asked once (the page asks while idle, before the first open). */
+let overviewView: Promise<StandardViewEntry> | undefined;
+
+/**
+ * The standard Overview view, asked of the engine on first use. A failed ask is forgotten, so
+ * the next open asks again and reports what went wrong then.
+ */
+export function standardOverview(): Promise<StandardViewEntry> {
+  if (overviewView) return overviewView;
+  const asked = getEngine()
+    .standardViews()
+    .then((views) => {
+      const overview = views.find((v) => v.name === 'Overview');
+      if (!overview) throw new Error('the standard views have no Overview');
+      return overview;
+    });
+  overviewView = asked;
+  asked.catch(() => {
+    if (overviewView === asked) overviewView = undefined;
+  });
+  return asked;
+}
+
 /** The Overview charts of a source, asking the engine about the view's own names only. */
 export async function overviewFor(sourceId: string, summary: SourceSummary): Promise<NewChart[]> {
-  const overview = (await getEngine().standardViews()).find((v) => v.name === 'Overview');
-  if (!overview) throw new Error('the standard views have no Overview');
+  const overview = await standardOverview();
   const names = viewMetrics(overview);
   const present = await getEngine().hasMetrics(summary.handle, names);
   const has = new Set(names.filter((_, i) => present[i] === true));
