@@ -5,7 +5,7 @@
 // before `metrics -d` could print a descriptor. Their bytes are read lazily, block by block,
 // as records are needed — or ahead, when a stepped replay says where
 // its next samples are (prefetch): a re-seek per sample otherwise waits on one read at a time.
-import type { ArchiveSet } from '../archive';
+import type { Archive, ArchiveSet } from '../archive';
 import type { ArchiveFiles } from '../io/archive-files';
 import type { ByteSource } from '../io/byte-source';
 import { firstNotBefore } from '../replay/log-seek';
@@ -88,6 +88,8 @@ export interface ArchiveReplay {
    * then forget its own view of them (LogCursor.forgetVolumes). Returns what changed.
    */
   readonly follow: (files: ArchiveFiles) => Promise<{ readonly archive: number; readonly fromVol: number }>;
+  /** A new latest archive joins the set (ArchiveSet.append); replay reads on into it. */
+  readonly append: (files: ArchiveFiles) => Promise<boolean>;
 }
 
 export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
@@ -95,7 +97,7 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
   const reads: Map<number, VolumeReads>[] = [];
   /** Per archive: its answers for volumes (undefined too: missing, bad label), kept. */
   const answers: Map<number, ReplayVolume | undefined | Promise<ReplayVolume | undefined>>[] = [];
-  for (const a of set.archives) {
+  const addArchive = async (a: Archive): Promise<void> => {
     const volumes = new Map<number, ReplayVolume | undefined | Promise<ReplayVolume | undefined>>();
     const mine = new Map<number, VolumeReads>();
     const replayVolume = (v: number, source: ByteSource): ReplayVolume => {
@@ -133,7 +135,8 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
         return a.index;
       },
     });
-  }
+  };
+  for (const a of set.archives) await addArchive(a);
   const md = set.metadata;
   const newestFirst = new Map<number, readonly InDomObservation[]>();
   const meta: ReplayMetadata = {
@@ -178,7 +181,13 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     await Promise.all(replaced.map((s) => s.close()));
     return { archive, fromVol };
   };
-  return { replay: { archives, meta }, prefetch, follow };
+  const append = async (files: ArchiveFiles): Promise<boolean> => {
+    if (!(await set.append(files))) return false;
+    await addArchive(set.archives[set.archives.length - 1]);
+    newestFirst.clear();
+    return true;
+  };
+  return { replay: { archives, meta }, prefetch, follow, append };
 }
 
 function compare(a: Timestamp | undefined, b: Timestamp): number {
