@@ -3,6 +3,7 @@
 // the same shapes serve Comlink in the browser and direct calls in tests. The UI imports these
 // types only (docs/design.md "Worker API", "Series data").
 import type { Units } from '../pcp-core/types';
+import type { FolderHandle } from './folder-file-set';
 
 /** A handle the engine gives for an opened source; meaningless after close(). */
 export type SourceHandle = number;
@@ -49,10 +50,11 @@ export type SourceSpec =
   /**
    * `archives`: the base paths among `files` opened as one archive set (default: the only one).
    * `folder`: the dropped or picked folder the files are in (their paths start with its name),
-   * where the browser lets it be read again (Chromium's FileSystemDirectoryHandle): the files
+   * where the browser lets it be read again (Chromium's FileSystemDirectoryHandle, which is a
+   * FolderHandle): the files
    * are then read from it, and the source follows what pmlogger writes there.
    */
-  | { readonly kind: 'files'; readonly files: readonly DroppedFile[]; readonly archives?: readonly string[]; readonly folder?: FileSystemDirectoryHandle }
+  | { readonly kind: 'files'; readonly files: readonly DroppedFile[]; readonly archives?: readonly string[]; readonly folder?: FolderHandle }
   | { readonly kind: 'url'; readonly url: string }
   /**
    * A live host: through the pmcd bridge (PDUs over a WebSocket), or, with `pmproxyUrl`, through
