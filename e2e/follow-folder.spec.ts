@@ -82,7 +82,6 @@ test('a dropped folder pmlogger writes in is followed, into the next archive pml
   let copying = true;
   let copier: Promise<void> = Promise.resolve();
   try {
-    page.on('console', (m) => { if (m.text().startsWith('DBG')) console.log(m.text()); });
     await openApp(page);
     await copyGrown(page, dir, sizes);
     // The copy keeps up with pmlogger (about twice a second) until the test stops it.
@@ -127,7 +126,6 @@ test('a dropped folder pmlogger writes in is followed, into the next archive pml
     const checked: number[] = [];
     for (let steps = 0; steps < 200; steps++) {
       const at = await position(page);
-      console.log('DBG at', new Date(at).toISOString());
       if (at < firstEnd - 3000) break;
       // Every other step back from the end: the second archive, the gap between, the first's end.
       if (steps % 2 === 0) {

@@ -96,14 +96,13 @@ export class ArchiveSet {
   }
 
   /**
-   * Follows the set's latest archive as pmlogger grows it (Archive.follow): `files` are its
-   * files listed again. Returns which archive changed, from which volume, and the sources
-   * replaced (to be closed once nothing reads them).
+   * Follows one of the set's archives as pmlogger grows it (Archive.follow): the latest, or
+   * (`i`) the one before a new archive joined, while its last writes may still arrive.
+   * `files` are its files listed again. Returns which archive changed, from which volume, and
+   * the sources replaced (to be closed once nothing reads them).
    */
-  async follow(files: ArchiveFiles): Promise<{ readonly archive: number; readonly fromVol: number; readonly replaced: ByteSource[] }> {
-    const i = this.archives.length - 1;
-    const last = this.archives[i];
-    const changed = await last.follow(files, this.metadata);
+  async follow(files: ArchiveFiles, i = this.archives.length - 1): Promise<{ readonly archive: number; readonly fromVol: number; readonly replaced: ByteSource[] }> {
+    const changed = await (this.sorted[i]).follow(files, this.metadata);
     return { archive: i, ...changed };
   }
 

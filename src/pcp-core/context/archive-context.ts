@@ -18,6 +18,8 @@ import { PM_MODE_BACK, PM_MODE_FORW, PM_MODE_INTERP, type Context, type ContextS
 
 /** Times a new archive found while following may fail to open before that is an error. */
 const NEW_ARCHIVE_LOOKS = 3;
+/** Times the archive before a new one is followed after the new one joined. */
+const SETTLE_LOOKS = 5;
 
 export interface ArchiveContextOptions extends OpenArchiveSetOptions {
   /** PCP_COUNTER_WRAP is set (libpcp reads the environment; the core is told). */
@@ -46,6 +48,10 @@ export class ArchiveContext implements Context {
   private queued = false;
   /** New archives that could not be opened yet (pmlogger still creating them): looks so far. */
   private readonly notYet = new Map<string, number>();
+  /** Archives a newer one joined after: followed a few more times (looks left), as their
+   *  last writes may reach the reader after the new archive's first ones (a copy, a network
+   *  file system). A record cut short there would otherwise stay cut in the middle of the set. */
+  private readonly settling = new Map<number, number>();
 
   private constructor(
     readonly set: ArchiveSet,
@@ -198,6 +204,12 @@ export class ArchiveContext implements Context {
    */
   async follow(fs: FileSet): Promise<Timestamp> {
     await this.settle();
+    for (const [i, looks] of this.settling) {
+      const { fromVol } = await this.followSet(await resolveArchive(fs, this.set.archives[i].name), i);
+      this.session.grown(i, fromVol);
+      if (looks <= 1) this.settling.delete(i);
+      else this.settling.set(i, looks - 1);
+    }
     const last = this.set.archives[this.set.archives.length - 1];
     const { archive, fromVol } = await this.followSet(await resolveArchive(fs, last.name));
     this.session.grown(archive, fromVol);
@@ -220,6 +232,7 @@ export class ArchiveContext implements Context {
         this.notYet.delete(name);
         // One not holding data yet: later ones wait for it (the set stays in start order).
         if (!joined) break;
+        this.settling.set(this.set.archives.length - 2, SETTLE_LOOKS);
         this.session.grown(this.set.archives.length - 1, 0);
       }
     }

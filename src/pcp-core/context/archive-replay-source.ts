@@ -83,11 +83,11 @@ export interface ArchiveReplay {
   /** Hint: a re-seek to `at` will follow; its neighbourhood is read ahead. */
   readonly prefetch: (at: Timestamp) => void;
   /**
-   * Follows the latest archive as it grows (ArchiveSet.follow with its files listed again):
+   * Follows the latest archive (or `archive`) as it grows (ArchiveSet.follow with its files listed again):
    * the volumes opened afresh are opened here, so replay finds them at once; the cursor must
    * then forget its own view of them (LogCursor.forgetVolumes). Returns what changed.
    */
-  readonly follow: (files: ArchiveFiles) => Promise<{ readonly archive: number; readonly fromVol: number }>;
+  readonly follow: (files: ArchiveFiles, archive?: number) => Promise<{ readonly archive: number; readonly fromVol: number }>;
   /** A new latest archive joins the set (ArchiveSet.append); replay reads on into it. */
   readonly append: (files: ArchiveFiles) => Promise<boolean>;
 }
@@ -170,8 +170,8 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     if (e < 0 || e >= ix.length) return;
     reads[i]?.get(ix.vol[e])?.prefetch(ix.offData[e] - BEFORE_ENTRY, BEFORE_ENTRY + AFTER_ENTRY);
   };
-  const follow = async (files: ArchiveFiles): Promise<{ archive: number; fromVol: number }> => {
-    const { archive, fromVol, replaced } = await set.follow(files);
+  const follow = async (files: ArchiveFiles, which?: number): Promise<{ archive: number; fromVol: number }> => {
+    const { archive, fromVol, replaced } = await set.follow(files, which);
     const a = set.archives[archive];
     const volumes = answers[archive];
     for (const v of [...volumes.keys()]) if (v >= fromVol) volumes.delete(v);
