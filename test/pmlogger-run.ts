@@ -23,12 +23,22 @@ export interface RunningLogger {
   remove(): Promise<void>;
 }
 
+export interface PmloggerOptions {
+  readonly samplesPerVolume?: number;
+  readonly minSamples?: number;
+  /** A dir an earlier run wrote in (a second archive there: pmlogger started again); default a new temp dir. */
+  readonly dir?: string;
+  /** The archive's base name (default `growing`). */
+  readonly name?: string;
+}
+
 /** Starts pmlogger against localhost:44321; resolves once the archive has `minSamples` samples. */
-export async function startPmlogger(options: { readonly samplesPerVolume?: number; readonly minSamples?: number } = {}): Promise<RunningLogger> {
-  const dir = mkdtempSync(join(tmpdir(), 'pmdash-follow-'));
+export async function startPmlogger(options: PmloggerOptions = {}): Promise<RunningLogger> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'pmdash-follow-'));
+  const name = options.name ?? 'growing';
   writeFileSync(join(dir, 'config'), `log mandatory on 1 sec {\n${FOLLOW_METRICS.map((m) => `  ${m}\n`).join('')}}\n`);
-  const archive = join(dir, 'growing');
-  const child: ChildProcess = spawn('pmlogger', ['-c', 'config', '-t', '1', '-v', String(options.samplesPerVolume ?? 4), '-l', 'pmlogger.log', '-h', 'localhost:44321', 'growing'], { cwd: dir, stdio: 'ignore' });
+  const archive = join(dir, name);
+  const child: ChildProcess = spawn('pmlogger', ['-c', 'config', '-t', '1', '-v', String(options.samplesPerVolume ?? 4), '-l', `${name}.log`, '-h', 'localhost:44321', name], { cwd: dir, stdio: 'ignore' });
   let exited = false;
   const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   void done.then(() => (exited = true));
@@ -45,8 +55,8 @@ export async function startPmlogger(options: { readonly samplesPerVolume?: numbe
   for (let waited = 0; (await samplesNow()) < want; waited += 200) {
     if (exited || waited > 20_000) {
       await stop();
-      // The dir is left for pmlogger.log to say why.
-      throw new Error(`pmlogger did not log ${want} samples into ${dir} (its pmlogger.log says why)`);
+      // The dir is left for its log to say why.
+      throw new Error(`pmlogger did not log ${want} samples into ${dir} (its ${name}.log says why)`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }

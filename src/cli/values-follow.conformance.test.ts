@@ -16,9 +16,12 @@ const rows = (text: string): string[][] =>
     .map((l) => l.replace('No values available', '?').trim().split(/\s+/));
 
 let logger: RunningLogger | undefined;
+let second: RunningLogger | undefined;
 afterEach(async () => {
+  await second?.stop();
   await logger?.remove();
   logger = undefined;
+  second = undefined;
 });
 
 describe('values --follow', () => {
@@ -64,6 +67,33 @@ describe('values --follow', () => {
     const theirs = rows(pmval.stdout);
     expect(theirs.length).toBeGreaterThan(atOpen + 4);
     expect(rows(out)).toEqual(theirs);
+  });
+
+  it('follows a directory into the archive a second pmlogger run starts there, row for row as pmval -a DIR reads it afterwards', { timeout: 120_000 }, async () => {
+    logger = await startPmlogger({ samplesPerVolume: 4, minSamples: 2, name: 'first' });
+    const atOpen = await logger.samplesNow();
+    // About 4 samples of the first run after opening, a gap of a few seconds, then at least 6 of the second.
+    const samples = atOpen + 16;
+    let out = '';
+    let err = '';
+    const running = main(['values', '-a', logger.dir, '--follow', '-t', '1', '-s', String(samples), 'mem.util.free'], {
+      stdout: (t) => void (out += t),
+      stderr: (t) => void (err += t),
+    });
+    while ((await logger.samplesNow()) < atOpen + 4) await new Promise((r) => setTimeout(r, 200));
+    await logger.stop();
+    const firstRows = await logger.samplesNow();
+    second = await startPmlogger({ dir: logger.dir, samplesPerVolume: 4, minSamples: 1, name: 'second' });
+    const status = await running;
+    expect(status, err).toBe(0);
+    await second.stop();
+    const pmval = await runTool('pmval', ['-a', logger.dir, '-t', '1', '-s', String(samples), 'mem.util.free']);
+    expect(pmval.status, pmval.stderr).toBe(0);
+    const theirs = rows(pmval.stdout);
+    expect(theirs).toHaveLength(samples);
+    expect(rows(out)).toEqual(theirs);
+    // Both archives gave values: rows of the second run lie past the first run's last sample.
+    expect(theirs.slice(firstRows + 3).filter((r) => r[1] !== '?').length).toBeGreaterThanOrEqual(3);
   });
 
   it('refuses --follow without an archive', async () => {

@@ -91,7 +91,7 @@ export function App() {
       onDrop={(e) => {
         e.preventDefault();
         setDragging(false);
-        void readDrop(e.dataTransfer).then(openFiles);
+        void readDrop(e.dataTransfer).then(({ files, folders }) => openFiles(files, folders));
       }}
     >
       <Header />

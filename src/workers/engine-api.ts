@@ -13,7 +13,7 @@ import { PM_ERR_MODE, PM_ERR_NOCONTEXT, PmError, pmErrSymbol } from '../pcp-core
 import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
 import { classifyDrop } from './drop-classify';
 import { boundary, toEngineError } from './engine-error';
-import type { ConnectionStatus, DerivedConfigLoad, DropClassification, DroppedFile, EngineError, ExpressionCheck, MetricDetails, PlotRequest, PlotUnitsAnswer, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
+import type { ConnectionStatus, DerivedConfigLoad, DropClassification, DroppedFile, EngineError, ExpressionCheck, FollowedSource, MetricDetails, PlotRequest, PlotUnitsAnswer, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
 import { chartUnits } from './column-set';
 import { resolvePlots } from './plot-resolve';
 import { LiveFeed, type LiveListener, type LiveWatchSpec } from './live-watch';
@@ -172,17 +172,18 @@ export class EngineApi {
   }
 
   /**
-   * Reads an archive pmlogger is still writing again (a URL source): its new end in epoch ms,
-   * or undefined for a source that cannot be followed. Series asked for afterwards reach it.
+   * Reads an archive pmlogger is still writing again (a URL or folder source): its new end in
+   * epoch ms and its archives (a new one pmlogger started in a followed folder joins them), or
+   * undefined for a source that cannot be followed. Series asked for afterwards reach it.
    */
-  follow(handle: SourceHandle): Promise<number | undefined> {
+  follow(handle: SourceHandle): Promise<FollowedSource | undefined> {
     const entry = this.sources.get(handle);
     const follow = entry?.opened.follow;
     if (!entry || !follow) return Promise.resolve(undefined);
     return this.run(handle, 'follow', async () => {
-      const endMs = await follow();
+      const { endMs, archives } = await follow();
       entry.endMs = Math.max(entry.endMs, endMs);
-      return entry.endMs;
+      return { endMs: entry.endMs, archives };
     });
   }
 

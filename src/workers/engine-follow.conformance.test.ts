@@ -42,7 +42,7 @@ describe('EngineApi.follow', () => {
     };
     expect((await window()).every((v) => Number.isNaN(v))).toBe(true);
     while ((await logger.samplesNow()) < opened + firstSec + rows) await new Promise((r) => setTimeout(r, 500));
-    const endMs = await api.follow(summary.handle);
+    const endMs = (await api.follow(summary.handle))?.endMs;
     expect(endMs).toBeGreaterThan(summary.startMs + (firstSec + rows - 1) * 1000);
     const ours = await window();
     expect(ours).toHaveLength(rows);

@@ -3,6 +3,7 @@
 // the same shapes serve Comlink in the browser and direct calls in tests. The UI imports these
 // types only (docs/design.md "Worker API", "Series data").
 import type { Units } from '../pcp-core/types';
+import type { FolderHandle } from './folder-file-set';
 
 /** A handle the engine gives for an opened source; meaningless after close(). */
 export type SourceHandle = number;
@@ -46,8 +47,14 @@ export interface DerivedConfigLoad {
 
 /** Where metrics come from (a discriminated union, as Perfetto's TraceSource). */
 export type SourceSpec =
-  /** `archives`: the base paths among `files` opened as one archive set (default: the only one). */
-  | { readonly kind: 'files'; readonly files: readonly DroppedFile[]; readonly archives?: readonly string[] }
+  /**
+   * `archives`: the base paths among `files` opened as one archive set (default: the only one).
+   * `folder`: the dropped or picked folder the files are in (their paths start with its name),
+   * where the browser lets it be read again (Chromium's FileSystemDirectoryHandle, which is a
+   * FolderHandle): the files
+   * are then read from it, and the source follows what pmlogger writes there.
+   */
+  | { readonly kind: 'files'; readonly files: readonly DroppedFile[]; readonly archives?: readonly string[]; readonly folder?: FolderHandle }
   | { readonly kind: 'url'; readonly url: string }
   /**
    * A live host: through the pmcd bridge (PDUs over a WebSocket), or, with `pmproxyUrl`, through
@@ -55,6 +62,14 @@ export type SourceSpec =
    * same-origin `/pmproxy` of `pmdash serve --pmproxy`.
    */
   | { readonly kind: 'live'; readonly host: string; readonly bridgeUrl: string; readonly pmproxyUrl?: string };
+
+/** A followed archive source after reading it again (EngineApi.follow). */
+export interface FollowedSource {
+  /** Its end in epoch ms. */
+  readonly endMs: number;
+  /** Its archives, as SourceSummary.archives: a new one pmlogger started in a followed folder joins them. */
+  readonly archives: readonly string[];
+}
 
 /** Progress of a slow step, reported through a Comlink.proxy callback. */
 export interface Progress {
@@ -96,7 +111,7 @@ export interface SourceSummary {
   readonly archives: readonly string[];
   /** Per-file problems that did not stop the open (e.g. a stray file in a dropped folder). */
   readonly warnings: readonly EngineError[];
-  /** An archive that can be read again as pmlogger grows it (EngineApi.follow): a URL. */
+  /** An archive that can be read again as pmlogger grows it (EngineApi.follow): a URL, or files in a folder the browser lets the page read again. */
   readonly followable?: boolean;
 }
 

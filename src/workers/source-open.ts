@@ -10,6 +10,8 @@ import { FleetTransport } from '../pcp-core/fleet/transport';
 import { PM_ERR_EOL, PM_ERR_NOTARCHIVE, PmError, isPmError } from '../pcp-core/errors';
 import { blobFileSet } from '../pcp-core/io/blob-file-set';
 import { HttpFileSet } from '../pcp-core/io/http-file-set';
+import { expandArchiveList } from '../pcp-core/io/archive-files';
+import { FolderFileSet } from './folder-file-set';
 import { openWebSocketTransport } from '../pcp-core/pdu/websocket-transport';
 import { parseArchiveFileName } from '../pcp-core/io/archive-file-name';
 import { posixBasename, posixDirname } from '../pcp-core/io/posix-path';
@@ -28,10 +30,11 @@ export interface OpenedSource {
   readonly archives: readonly string[];
   readonly warnings: readonly PmError[];
   /**
-   * For an archive that can be read again as pmlogger grows it (a URL): reads it again and
-   * returns its new end in epoch ms (ArchiveContext.follow).
+   * For an archive that can be read again as pmlogger grows it (a URL, a folder): reads it
+   * again and returns its new end in epoch ms (ArchiveContext.follow) and its archives (a
+   * folder's grow by those pmlogger starts there).
    */
-  readonly follow?: () => Promise<number>;
+  readonly follow?: () => Promise<{ readonly endMs: number; readonly archives: readonly string[] }>;
 }
 
 /** The archive bases among dropped files when the spec does not name them (a single archive's files). */
@@ -63,6 +66,26 @@ export function describeSpec(spec: SourceSpec): string {
   }
 }
 
+/** The set's archives in the order it sorts them (label start, as libpcp): one name each. */
+function archiveNames(ctx: ArchiveContext): string[] {
+  return ctx.set.archives.map((a) => posixBasename(a.name));
+}
+
+/**
+ * The context name for archives in a followed folder: their directory when they are all the
+ * archives there (libpcp's set of a directory, which a new archive pmlogger starts there
+ * joins while followed), else their comma list (a folder shared with another host's archives).
+ */
+async function folderSpec(fs: FolderFileSet, bases: readonly string[]): Promise<string> {
+  const dirs = new Set(bases.map((b) => posixDirname(b)));
+  const [dir] = dirs;
+  if (dirs.size === 1 && dir !== undefined && dir !== '.' && dir !== '') {
+    const there = await expandArchiveList(fs, dir);
+    if (there.length === bases.length && bases.every((b) => there.includes(b))) return dir;
+  }
+  return bases.join(',');
+}
+
 /** Records read to estimate the logging interval. */
 const INTERVAL_PROBE_RECORDS = 40;
 
@@ -88,9 +111,7 @@ async function archiveOpened(ctx: ArchiveContext, name: string): Promise<OpenedS
   try {
     const endMs = timestampToMs(await ctx.archiveEnd());
     const intervalMs = await probeInterval(ctx);
-    // The set sorts its archives by label start (libpcp): name them in that order.
-    const archives = ctx.set.archives.map((a) => posixBasename(a.name));
-    return { ctx, name, endMs, intervalMs, archives, warnings: [] };
+    return { ctx, name, endMs, intervalMs, archives: archiveNames(ctx), warnings: [] };
   } catch (e) {
     await ctx.close();
     throw e;
@@ -110,6 +131,18 @@ export async function openSource(spec: SourceSpec, progress: ProgressFn, options
       if (bases.length === 0) throw new PmError(PM_ERR_NOTARCHIVE, 'expected the files of an archive (BASE.meta, BASE.index, BASE.0 …)', describeSpec(spec));
       const name = setName(bases);
       progress({ phase: `reading ${name}`, done: 0, total: 0 });
+      if (spec.folder) {
+        // A folder the browser lets the page read again: read from it, and followed.
+        const fs = await FolderFileSet.read(spec.folder);
+        const ctx = await openArchiveContext(fs, await folderSpec(fs, bases), { counterWrap: options.counterWrap });
+        const opened = await archiveOpened(ctx, name);
+        const follow = async (): Promise<{ endMs: number; archives: string[] }> => {
+          await fs.lookAgain();
+          const endMs = timestampToMs(await ctx.follow(fs));
+          return { endMs, archives: archiveNames(ctx) };
+        };
+        return { ...opened, follow };
+      }
       const fs = blobFileSet(name, spec.files.map((f) => ({ path: f.path, blob: f.file })));
       // Several archives of one host: one context over libpcp's comma list (archive-set.ts).
       const ctx = await openArchiveContext(fs, bases.join(','), { counterWrap: options.counterWrap });
@@ -122,9 +155,10 @@ export async function openSource(spec: SourceSpec, progress: ProgressFn, options
       const ctx = await openArchiveContext(fs, fs.archive, { counterWrap: options.counterWrap });
       const opened = await archiveOpened(ctx, fs.archive);
       // Volumes pmlogger started since are looked for, then the archive is read again.
-      const follow = async (): Promise<number> => {
+      const follow = async (): Promise<{ endMs: number; archives: string[] }> => {
         await fs.lookAgain();
-        return timestampToMs(await ctx.follow(fs));
+        const endMs = timestampToMs(await ctx.follow(fs));
+        return { endMs, archives: archiveNames(ctx) };
       };
       return { ...opened, follow };
     }

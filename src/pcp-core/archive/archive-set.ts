@@ -24,13 +24,25 @@ export interface ArchiveSetOptions {
 
 export class ArchiveSet {
   private constructor(
-    /** The archives, sorted by label start time. */
-    readonly archives: readonly Archive[],
+    /** The archives, sorted by label start time (a followed set gains later ones: append). */
+    private readonly sorted: Archive[],
     /** Everything the .meta files say, merged. */
     readonly metadata: ArchiveMetadata,
-    /** The names the set was opened with, in the order given. */
-    readonly names: readonly string[],
+    /** The names of its archives, the names it was opened with first, in the order given. */
+    private readonly namesNow: string[],
+    private readonly open: OpenStoredFile,
+    private readonly checkFeatures: boolean | undefined,
   ) {}
+
+  /** The archives, sorted by label start time. */
+  get archives(): readonly Archive[] {
+    return this.sorted;
+  }
+
+  /** The names the set was opened with, in the order given, then those appended. */
+  get names(): readonly string[] {
+    return this.namesNow;
+  }
 
   /**
    * Opens the archives `list` names (as io/archive-files.ts resolved them), in list order, as
@@ -70,7 +82,7 @@ export class ArchiveSet {
       await Promise.allSettled(sorted.map((a) => a.close()));
       throw e;
     }
-    return new ArchiveSet(sorted, metadata, list.map((f) => f.name));
+    return new ArchiveSet(sorted, metadata, list.map((f) => f.name), open, options.checkFeatures);
   }
 
   /** pmGetArchiveLabel: the label of the earliest archive. */
@@ -84,15 +96,45 @@ export class ArchiveSet {
   }
 
   /**
-   * Follows the set's latest archive as pmlogger grows it (Archive.follow): `files` are its
-   * files listed again. Returns which archive changed, from which volume, and the sources
-   * replaced (to be closed once nothing reads them).
+   * Follows one of the set's archives as pmlogger grows it (Archive.follow): the latest, or
+   * (`i`) the one before a new archive joined, while its last writes may still arrive.
+   * `files` are its files listed again. Returns which archive changed, from which volume, and
+   * the sources replaced (to be closed once nothing reads them).
    */
-  async follow(files: ArchiveFiles): Promise<{ readonly archive: number; readonly fromVol: number; readonly replaced: ByteSource[] }> {
-    const i = this.archives.length - 1;
-    const last = this.archives[i];
-    const changed = await last.follow(files, this.metadata);
+  async follow(files: ArchiveFiles, i = this.archives.length - 1): Promise<{ readonly archive: number; readonly fromVol: number; readonly replaced: ByteSource[] }> {
+    const changed = await (this.sorted[i]).follow(files, this.metadata);
     return { archive: i, ...changed };
+  }
+
+  /**
+   * A followed set's new archive (pmlogger started again, or pmlogger_daily's new day, in a
+   * directory followed as one set): opened as pmNewContext would have opened it with the
+   * others, after the latest. Returns false, with nothing kept open, while it holds no data
+   * record yet (pmlogger has written its labels only): the caller looks again later. An
+   * archive starting before the latest one cannot be put in its place under a cursor that
+   * may be past it: PM_ERR_LOGOVERLAP naming both.
+   */
+  async append(files: ArchiveFiles): Promise<boolean> {
+    const last = this.sorted[this.sorted.length - 1];
+    const archive = await Archive.open(files, this.open, this.metadata, { checkFeatures: this.checkFeatures, expectHost: this.label.hostname });
+    try {
+      if (compareTimestamps(archive.start, last.start) <= 0) {
+        throw new PmError(PM_ERR_LOGOVERLAP, undefined, `${files.name} starts before ${last.name}, which is being followed`);
+      }
+      const first = await archive.volume(archive.minVol);
+      if (!first || first.size <= archive.format.labelSize) {
+        await archive.close();
+        return false;
+      }
+    } catch (e) {
+      await archive.close();
+      throw e;
+    }
+    this.sorted.push(archive);
+    this.namesNow.push(files.name);
+    // As at opening: the earliest archive's metadata is loaded on top of the others'.
+    await (this.sorted[0]).reloadMeta(this.metadata);
+    return true;
   }
 
   async close(): Promise<void> {

@@ -6,7 +6,7 @@
 import { openArchiveSet, type ArchiveSet, type OpenArchiveSetOptions } from '../archive';
 import { PM_ERR_INDOM_LOG, PM_ERR_MODE, PM_ERR_PMID, PM_ERR_PMID_LOG, PmError } from '../errors';
 import type { FileSet } from '../io/file-set';
-import { resolveArchive } from '../io/archive-files';
+import { expandArchiveList, resolveArchive } from '../io/archive-files';
 import { openStored } from '../io/open-stored';
 import { releaseIoCaches } from '../io/release-caches';
 import type { IgnoreMarks } from '../replay/interp-bounds';
@@ -15,6 +15,11 @@ import { volumeBlockCache } from '../replay/volume-bytes';
 import type { Desc, InDom, InstanceList, PmId, Result, Timestamp } from '../types';
 import { replaySetOf, type ArchiveReplay } from './archive-replay-source';
 import { PM_MODE_BACK, PM_MODE_FORW, PM_MODE_INTERP, type Context, type ContextSource, type LabelSet, type PmnsChild, type ProfileChange, type ReplayMode, type TextKind } from './context';
+
+/** Times a new archive found while following may fail to open before that is an error. */
+const NEW_ARCHIVE_LOOKS = 3;
+/** Times the archive before a new one is followed after the new one joined. */
+const SETTLE_LOOKS = 5;
 
 export interface ArchiveContextOptions extends OpenArchiveSetOptions {
   /** PCP_COUNTER_WRAP is set (libpcp reads the environment; the core is told). */
@@ -28,7 +33,7 @@ export interface ArchiveContextOptions extends OpenArchiveSetOptions {
 export async function openArchiveContext(fs: FileSet, spec: string, options: ArchiveContextOptions = {}): Promise<ArchiveContext> {
   const set = await openArchiveSet(fs, spec, { readAhead: true, ...options, open: options.open ?? ((path: string) => openStored(fs, path)) });
   try {
-    return await ArchiveContext.fromSet(set, options);
+    return await ArchiveContext.fromSet(set, options, spec);
   } catch (e) {
     await set.close();
     throw e;
@@ -41,6 +46,12 @@ export class ArchiveContext implements Context {
   private pending: Promise<void> = Promise.resolve();
   /** Whether `pending` may still hold work (saves an await per fetch when it does not). */
   private queued = false;
+  /** New archives that could not be opened yet (pmlogger still creating them): looks so far. */
+  private readonly notYet = new Map<string, number>();
+  /** Archives a newer one joined after: followed a few more times (looks left), as their
+   *  last writes may reach the reader after the new archive's first ones (a copy, a network
+   *  file system). A record cut short there would otherwise stay cut in the middle of the set. */
+  private readonly settling = new Map<number, number>();
 
   private constructor(
     readonly set: ArchiveSet,
@@ -49,6 +60,10 @@ export class ArchiveContext implements Context {
     private readonly releaseAhead: () => void,
     private readonly readPass: ArchiveReplay['prefetchPass'],
     private readonly followSet: ArchiveReplay['follow'],
+    private readonly appendSet: ArchiveReplay['append'],
+    /** The name it was opened with: a directory in it is listed again when following, as new
+     *  archives there join the set. */
+    private readonly spec: string | undefined,
   ) {
     const label = set.label;
     this.source = {
@@ -61,10 +76,11 @@ export class ArchiveContext implements Context {
     };
   }
 
-  /** A context over an already opened ArchiveSet (it takes ownership: close() closes it). */
-  static async fromSet(set: ArchiveSet, options: ArchiveContextOptions = {}): Promise<ArchiveContext> {
-    const { replay, prefetch, prefetchPass, release, follow } = await replaySetOf(set);
-    return new ArchiveContext(set, new ReplaySession(replay, { counterWrap: options.counterWrap, ignoreMarks: options.ignoreMarks }), prefetch, release, prefetchPass, follow);
+  /** A context over an already opened ArchiveSet (it takes ownership: close() closes it);
+   *  `spec`, the name it was opened with, is listed again by follow. */
+  static async fromSet(set: ArchiveSet, options: ArchiveContextOptions = {}, spec?: string): Promise<ArchiveContext> {
+    const { replay, prefetch, prefetchPass, release, follow, append } = await replaySetOf(set);
+    return new ArchiveContext(set, new ReplaySession(replay, { counterWrap: options.counterWrap, ignoreMarks: options.ignoreMarks }), prefetch, release, prefetchPass, follow, append, spec);
   }
 
   // ----- metadata -----
@@ -188,14 +204,46 @@ export class ArchiveContext implements Context {
   /**
    * Follows an archive pmlogger is still writing: its latest archive's files are listed again
    * in `fs` (the FileSet it was opened from), its index, new metadata and grown or new volumes
-   * read, and the new end returned (pmGetArchiveEnd). The replay position is kept: a fetch
-   * continues where it was, and times before the end can still be asked for.
+   * read, and the new end returned (pmGetArchiveEnd). Opened from a directory (libpcp's set of
+   * all archives there), the directory is listed again too: an archive that appeared since
+   * (pmlogger restarted, pmlogger_daily's new day) joins the set after the latest, and the
+   * end moves into it. The replay position is kept: a fetch continues where it was, across
+   * the join as in any set, and times before the end can still be asked for.
    */
   async follow(fs: FileSet): Promise<Timestamp> {
     await this.settle();
+    for (const [i, looks] of this.settling) {
+      const { fromVol } = await this.followSet(await resolveArchive(fs, this.set.archives[i].name), i);
+      this.session.grown(i, fromVol);
+      if (looks <= 1) this.settling.delete(i);
+      else this.settling.set(i, looks - 1);
+    }
     const last = this.set.archives[this.set.archives.length - 1];
     const { archive, fromVol } = await this.followSet(await resolveArchive(fs, last.name));
     this.session.grown(archive, fromVol);
+    if (this.spec !== undefined) {
+      const known = new Set(this.set.names);
+      // pmlogger's names (YYYYMMDD.HH.MM, -NN for a restart) sort as they start.
+      const added = (await expandArchiveList(fs, this.spec)).filter((n) => !known.has(n)).sort();
+      for (const name of added) {
+        let joined: boolean;
+        try {
+          joined = await this.appendSet(await resolveArchive(fs, name));
+        } catch (e) {
+          // Found while pmlogger creates it (a .meta before its .0, a label half written): it
+          // is looked at again next time, and only an archive that stays unreadable is an error.
+          const looks = (this.notYet.get(name) ?? 0) + 1;
+          this.notYet.set(name, looks);
+          if (looks >= NEW_ARCHIVE_LOOKS) throw e;
+          break;
+        }
+        this.notYet.delete(name);
+        // One not holding data yet: later ones wait for it (the set stays in start order).
+        if (!joined) break;
+        this.settling.set(this.set.archives.length - 2, SETTLE_LOOKS);
+        this.session.grown(this.set.archives.length - 1, 0);
+      }
+    }
     return this.session.archiveEnd();
   }
 

@@ -5,7 +5,7 @@
 // before `metrics -d` could print a descriptor. Their bytes are read lazily, block by block,
 // as records are needed — or ahead, when a stepped replay says where
 // its next samples are (prefetch): a re-seek per sample otherwise waits on one read at a time.
-import type { ArchiveSet } from '../archive';
+import type { Archive, ArchiveSet } from '../archive';
 import type { ArchiveFiles } from '../io/archive-files';
 import type { ByteSource } from '../io/byte-source';
 import { firstNotBefore } from '../replay/log-seek';
@@ -125,11 +125,13 @@ export interface ArchiveReplay {
   /** Hint: a sequential replay from `from` to `to` follows; reading forwards starts there. */
   readonly prefetchPass: (from: Timestamp, to: Timestamp) => void;
   /**
-   * Follows the latest archive as it grows (ArchiveSet.follow with its files listed again):
+   * Follows the latest archive (or `archive`) as it grows (ArchiveSet.follow with its files listed again):
    * the volumes opened afresh are opened here, so replay finds them at once; the cursor must
    * then forget its own view of them (LogCursor.forgetVolumes). Returns what changed.
    */
-  readonly follow: (files: ArchiveFiles) => Promise<{ readonly archive: number; readonly fromVol: number }>;
+  readonly follow: (files: ArchiveFiles, archive?: number) => Promise<{ readonly archive: number; readonly fromVol: number }>;
+  /** A new latest archive joins the set (ArchiveSet.append); replay reads on into it. */
+  readonly append: (files: ArchiveFiles) => Promise<boolean>;
 }
 
 export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
@@ -137,7 +139,7 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
   const reads: Map<number, VolumeReads>[] = [];
   /** Per archive: its answers for volumes (undefined too: missing, bad label), kept. */
   const answers: Map<number, ReplayVolume | undefined | Promise<ReplayVolume | undefined>>[] = [];
-  for (const a of set.archives) {
+  const addArchive = async (a: Archive): Promise<void> => {
     const volumes = new Map<number, ReplayVolume | undefined | Promise<ReplayVolume | undefined>>();
     const mine = new Map<number, VolumeReads>();
     const replayVolume = (v: number, source: ByteSource): ReplayVolume => {
@@ -175,7 +177,8 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
         return a.index;
       },
     });
-  }
+  };
+  for (const a of set.archives) await addArchive(a);
   const md = set.metadata;
   const newestFirst = new Map<number, readonly InDomObservation[]>();
   const meta: ReplayMetadata = {
@@ -228,8 +231,8 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     const length = b && b.i === a.i && b.vol === a.vol ? b.offset - a.offset + BEFORE_ENTRY + AFTER_ENTRY : Infinity;
     reads[a.i]?.get(a.vol)?.startPass(a.offset - BEFORE_ENTRY, length);
   };
-  const follow = async (files: ArchiveFiles): Promise<{ archive: number; fromVol: number }> => {
-    const { archive, fromVol, replaced } = await set.follow(files);
+  const follow = async (files: ArchiveFiles, which?: number): Promise<{ archive: number; fromVol: number }> => {
+    const { archive, fromVol, replaced } = await set.follow(files, which);
     const a = set.archives[archive];
     const volumes = answers[archive];
     for (const v of [...volumes.keys()]) if (v >= fromVol) volumes.delete(v);
@@ -242,7 +245,13 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
   const release = (): void => {
     for (const perArchive of reads) for (const r of perArchive.values()) r.release();
   };
-  return { replay: { archives, meta }, prefetch, prefetchPass, release, follow };
+  const append = async (files: ArchiveFiles): Promise<boolean> => {
+    if (!(await set.append(files))) return false;
+    await addArchive(set.archives[set.archives.length - 1]);
+    newestFirst.clear();
+    return true;
+  };
+  return { replay: { archives, meta }, prefetch, prefetchPass, release, follow, append };
 }
 
 function compare(a: Timestamp | undefined, b: Timestamp): number {

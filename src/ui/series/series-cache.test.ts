@@ -73,6 +73,31 @@ describe('SeriesCache', () => {
     expect(cache.get('c', 's').block).toBeUndefined();
   });
 
+  it('reads a block again where a followed archive grew past the end it was read with', async () => {
+    const asked: [number, number][] = [];
+    const cache = new SeriesCache((req) => {
+      asked.push([req.t0Ms, req.t1Ms]);
+      return Promise.resolve(block(req.t0Ms, req.t1Ms, req.stepMs));
+    });
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    const at = (endMs: number): SeriesWish => ({ ...wish(20_000, 26_000), bounds: { startMs: 0, endMs } });
+    cache.want('c', 's', at(25_500));
+    await tick();
+    expect(asked).toEqual([[20_000, 26_000]]);
+    // The same end: the block answers.
+    cache.want('c', 's', at(25_500));
+    await tick();
+    expect(asked).toHaveLength(1);
+    // The end grew inside the block's last step: read again.
+    cache.want('c', 's', at(26_000));
+    await tick();
+    expect(asked).toHaveLength(2);
+    // Grown past the block (read after the end moved): the block answers again.
+    cache.want('c', 's', at(26_000));
+    await tick();
+    expect(asked).toHaveLength(2);
+  });
+
   it('clamps to the bounds and samples wide windows coarser', () => {
     expect(paddedWindow({ t0Ms: -5000, t1Ms: 5000 }, { startMs: 0, endMs: 100_000 }, 0, 1000)).toEqual({ t0Ms: -1000, t1Ms: 10_000, stepMs: 1000 });
     expect(fetchStep(3_600_000, 1000, 1500)).toBe(3000);

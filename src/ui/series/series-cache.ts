@@ -44,6 +44,8 @@ interface Slot {
   inflight: boolean;
   pending: SeriesWish | undefined;
   snapshot: SeriesEntry;
+  /** The source's end when the block was asked for: past it the block holds no values yet. */
+  askedEndMs: number;
 }
 
 /** A request's answers: the whole window, and first a part of it when one was asked for. */
@@ -152,7 +154,7 @@ export class SeriesCache {
     const specKey = JSON.stringify([wish.handle, wish.plots, wish.rate]);
     let slot = this.slots.get(key);
     if (!slot) {
-      slot = { specKey, block: undefined, visible: undefined, error: undefined, inflight: false, pending: undefined, snapshot: EMPTY };
+      slot = { specKey, block: undefined, visible: undefined, error: undefined, inflight: false, pending: undefined, snapshot: EMPTY, askedEndMs: wish.bounds.endMs };
     }
     // Map order is recency order for the budget: most recently wanted last.
     this.slots.delete(key);
@@ -166,7 +168,9 @@ export class SeriesCache {
     }
     const need = neededWindow(wish.visible, wish.bounds, wish.anchorMs, wish.stepMs);
     slot.visible = need;
-    if (slot.block && covers(slot.block, need)) return;
+    // A followed archive grew into a block read when its end was earlier: that tail is read again.
+    const stale = slot.block !== undefined && slot.block.t1Ms > slot.askedEndMs && wish.bounds.endMs > slot.askedEndMs;
+    if (slot.block && covers(slot.block, need) && !stale) return;
     if (slot.error && !slot.inflight && slot.pending === undefined && slot.block === undefined && this.sameError(slot, wish)) return;
     if (slot.inflight) {
       slot.pending = wish;
@@ -196,6 +200,7 @@ export class SeriesCache {
     // firstTail): its legend and latest samples show while the rest is read.
     const first = slot.block ? undefined : firstTail(need);
     const specKey = slot.specKey;
+    slot.askedEndMs = wish.bounds.endMs;
     slot.inflight = true;
     slot.pending = undefined;
     this.publish(chartId, slot);

@@ -1,7 +1,7 @@
 // What the middle of the page says while nothing is open (issue 13 item 8): what to drop,
 // where PCP keeps its archives, the other ways in, and where the shortcuts are.
 import { useRef } from 'react';
-import { openFiles, openUrl } from './open-sources';
+import { openFiles, openUrl, pickFolder } from './open-sources';
 import { readPicked } from './read-drop';
 import './sources.css';
 
@@ -22,7 +22,7 @@ export function EmptyState({ onShortcuts }: { onShortcuts: () => void }) {
       </p>
       <div className="empty-actions">
         <button type="button" onClick={() => files.current?.click()}>Choose archive files…</button>
-        <button type="button" onClick={() => folder.current?.click()}>Choose a folder…</button>
+        <button type="button" onClick={() => void pickFolder(() => folder.current?.click())}>Choose a folder…</button>
         <button type="button" onClick={() => void openUrl(new URL('demo/pmdash-demo', document.baseURI).href)}>Open the demo archive</button>
         <input ref={files} type="file" multiple hidden onChange={(e) => { if (e.target.files) void openFiles(readPicked(e.target.files)); e.target.value = ''; }} />
         <input ref={folder} type="file" hidden {...{ webkitdirectory: '' }} onChange={(e) => { if (e.target.files) void openFiles(readPicked(e.target.files)); e.target.value = ''; }} />

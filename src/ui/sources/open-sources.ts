@@ -13,6 +13,7 @@ import type { NewChart } from '../views/view-mapping';
 import { openViewText } from '../views/view-actions';
 import { delayedProgress, toOpenProgress } from './delayed-progress';
 import { followArchive } from './follow-archive';
+import { directoryPicker, readFolder, type DroppedItems } from './read-drop';
 import { loadDerivedConfig } from './derived-configs';
 import { rememberSource } from './recent-sources';
 
@@ -47,7 +48,7 @@ async function openOne(spec: SourceSpec, origin: SourceOrigin, label: string, op
     // files are not (a page cannot reopen them from the user's disk: recent-sources.ts).
     // (A host through pmproxy's /pmapi is not: the Recent list reopens hosts through the bridge.)
     if (origin.kind === 'url' || (origin.kind === 'live' && origin.via === undefined)) rememberSource(origin);
-    followArchive(id, summary);
+    followArchive(id, summary, origin);
     if (summary.kind === 'live') {
       dash().connectionChanged(id, { state: 'connected' });
       await getEngine().watchConnection(summary.handle, remoteCallback((c: ConnectionStatus) => dash().connectionChanged(id, c)));
@@ -118,9 +119,11 @@ export function openUrl(url: string, opts: OpenOptions = {}): Promise<SourceSumm
 /**
  * Opens dropped or picked files as the engine sorts them (drop-classify.ts): derived-metric
  * configurations first, one source per host (an archive set when the host has several
- * archives), pmchart views once the archives are open, one error per stray file.
+ * archives), pmchart views once the archives are open, one error per stray file. Archives
+ * inside one of `folders` (handles the browser lets the page read again; their files' paths
+ * start with their names) are read from the folder and followed as pmlogger writes them.
  */
-export async function openFiles(files: readonly DroppedFile[]): Promise<void> {
+export async function openFiles(files: readonly DroppedFile[], folders: readonly FileSystemDirectoryHandle[] = []): Promise<void> {
   if (files.length === 0) return;
   let sorted: DropClassification;
   try {
@@ -144,13 +147,50 @@ export async function openFiles(files: readonly DroppedFile[]): Promise<void> {
     sorted.archives.map((g) => {
       const parts = g.files.map((i) => files[i]).filter((f): f is DroppedFile => f !== undefined);
       const label = g.bases.length === 1 ? (g.bases[0] ?? '').split('/').pop() ?? '' : `${g.bases.length} archives of ${g.hostname}`;
-      return openOne({ kind: 'files', files: parts, archives: g.bases }, { kind: 'files', names: parts.map((p) => p.path) }, label);
+      const folder = folderOf(parts, folders);
+      return openOne({ kind: 'files', files: parts, archives: g.bases, ...(folder ? { folder } : {}) }, { kind: 'files', names: parts.map((p) => p.path) }, label);
     }),
   );
   for (const i of sorted.views) {
     const v = files[i];
     if (v) await openViewText(v.path, await v.file.text());
   }
+}
+
+/** The one folder all of `parts` lie in (by its name, their paths' first part), if it was given as a handle. */
+function folderOf(parts: readonly DroppedFile[], folders: readonly FileSystemDirectoryHandle[]): FileSystemDirectoryHandle | undefined {
+  const tops = new Set(parts.map((p) => p.path.split('/')[0]));
+  if (tops.size !== 1 || !parts.every((p) => p.path.includes('/'))) return undefined;
+  const [top] = tops;
+  const named = folders.filter((f) => f.name === top);
+  // Two dropped folders of one name cannot be told apart by path: read as dropped.
+  return named.length === 1 ? named[0] : undefined;
+}
+
+/**
+ * "Open folder…": Chromium's folder picker, whose folder the page can read again (followed
+ * as pmlogger writes it); elsewhere `fallback` (the file input's folder picker: a snapshot).
+ */
+export async function pickFolder(fallback: () => void): Promise<void> {
+  const pick = directoryPicker();
+  if (!pick) return fallback();
+  let folder: FileSystemDirectoryHandle;
+  try {
+    folder = await pick();
+  } catch (e) {
+    // The user closed the picker: nothing to open, nothing to tell.
+    if (e instanceof DOMException && e.name === 'AbortError') return;
+    notify('error', `Open folder: ${e instanceof Error ? e.message : String(e)}`);
+    return;
+  }
+  let items: DroppedItems;
+  try {
+    items = await readFolder(folder);
+  } catch (e) {
+    notify('error', `${folder.name}: the folder could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    return;
+  }
+  await openFiles(items.files, items.folders);
 }
 
 /**

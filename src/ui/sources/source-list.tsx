@@ -7,7 +7,7 @@ import './sources.css';
 import type { SourceEntry } from '../state/model';
 import { formatCtime, type DisplayZone } from '../time/zone';
 import { bridgeUrlFor, PMCD_PORT } from './bridge-url';
-import { closeSource, openFiles, openLive, openUrl, selectSource } from './open-sources';
+import { closeSource, openFiles, openLive, openUrl, pickFolder, selectSource } from './open-sources';
 import { readPicked } from './read-drop';
 import { alignStartOffset, formatOffset, offsetText, parseOffset } from './time-shift';
 import { forgetSource, recentKey, recentSources, recentTarget, subscribeRecentSources, type RecentSource } from './recent-sources';
@@ -60,6 +60,23 @@ function ShiftEditor({ s, others, close }: { s: SourceEntry; others: readonly So
   );
 }
 
+/** Whether an archive is followed as pmlogger writes it, where that matters (SourceEntry.follow). */
+function FollowNote({ s }: { s: SourceEntry }) {
+  const sum = s.summary;
+  if (s.status !== 'ready' || sum?.kind !== 'archive') return null;
+  if (s.follow === 'following') {
+    return <div className="follow" data-testid="source-follow" data-state="following" title="Read again every logging interval while it grows">following as pmlogger writes it</div>;
+  }
+  if (s.follow === 'snapshot') {
+    return (
+      <div className="follow" data-testid="source-follow" data-state="snapshot" title="This browser gave the page copies of the files as they were when opened. A folder dropped or opened with “Open folder…” in a Chromium-based browser is read again as it grows.">
+        a snapshot: not followed as it grows
+      </div>
+    );
+  }
+  return null;
+}
+
 function SourceRow({ s, current, zone, others }: { s: SourceEntry; current: boolean; zone: DisplayZone; others: readonly SourceEntry[] }) {
   const sum = s.summary;
   const [shifting, setShifting] = useState(false);
@@ -93,6 +110,7 @@ function SourceRow({ s, current, zone, others }: { s: SourceEntry; current: bool
           {sum.kind === 'archive' && (
             <div className="span">{formatCtime(sum.startMs, zone)} – {formatCtime(sum.endMs, zone)}</div>
           )}
+          <FollowNote s={s} />
           {s.offsetMs !== undefined && (
             <div className="shifted" data-testid="source-shift" data-offset={s.offsetMs}>drawn shifted by {formatOffset(s.offsetMs)}</div>
           )}
@@ -165,7 +183,7 @@ export function SourceList({ zone }: { zone: DisplayZone }) {
       <ul>{sources.map((s) => <SourceRow key={s.id} s={s} current={s.id === current} zone={zone} others={sources.filter((o) => o.id !== s.id && o.status === 'ready' && o.summary?.kind === 'archive')} />)}</ul>
       <div className="open-row">
         <button type="button" onClick={() => filesInput.current?.click()} title="Pick every file of one or more archives (.meta, .index, .0 …)">Open files…</button>
-        <button type="button" onClick={() => dirInput.current?.click()} title="Pick a folder of archives">Open folder…</button>
+        <button type="button" onClick={() => void pickFolder(() => dirInput.current?.click())} title="Pick a folder of archives">Open folder…</button>
         <input ref={filesInput} type="file" multiple hidden data-testid="file-input" onChange={(e) => { if (e.target.files) void openFiles(readPicked(e.target.files)); e.target.value = ''; }} />
         <input ref={dirInput} type="file" hidden {...{ webkitdirectory: '' }} onChange={(e) => { if (e.target.files) void openFiles(readPicked(e.target.files)); e.target.value = ''; }} />
       </div>

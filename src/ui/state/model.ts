@@ -37,6 +37,12 @@ export interface SourceEntry {
    * byte offset): the same for every chart of the source, so told once, as a notice.
    */
   readonly damage?: EngineError;
+  /**
+   * Archives (follow-archive.ts): 'following' while read again as pmlogger writes it;
+   * 'snapshot' for files that cannot be read again yet end so recently that they may still
+   * be growing (older archives are finished either way, and are told nothing).
+   */
+  readonly follow?: 'following' | 'snapshot';
 }
 
 /** pmchart's chart styles; 'stacked-area' is pmchart's "stacking". */

@@ -31,8 +31,11 @@ export interface SourcesSlice {
   forgotSource(id: string): void;
   /** The user shifted an archive source in time (drawn at its own time + offsetMs). */
   shiftedSource(id: string, offsetMs: number): void;
-  /** A followed archive grew to `endMs` (epoch ms): a window showing its end moves along. */
-  grewSource(id: string, endMs: number): void;
+  /** A followed archive grew to `endMs` (epoch ms), its archives now `archives` (a new one
+   *  pmlogger started in a followed folder joins them): a window showing its end moves along. */
+  grewSource(id: string, endMs: number, archives?: readonly string[]): void;
+  /** Whether an archive source is read again as it grows (follow-archive.ts; SourceEntry.follow). */
+  followChanged(id: string, follow: 'following' | 'snapshot' | undefined): void;
   /** A derived-metric configuration was loaded into the engine: metric lists are stale. */
   loadedDerivedConfig(file: string): void;
 }
@@ -94,7 +97,10 @@ export const createSourcesSlice: SliceCreator<SourcesSlice> = (set, get) => ({
     set((s) => ({ sources: patch(s.sources, id, { offsetMs: Number.isFinite(offsetMs) && offsetMs !== 0 ? offsetMs : undefined }) }));
     get().archiveBoundsChanged();
   },
-  grewSource(id, endMs) {
+  followChanged(id, follow) {
+    set((s) => ({ sources: patch(s.sources, id, { follow }) }));
+  },
+  grewSource(id, endMs, archives) {
     const before = get();
     const src = before.sources.find((x) => x.id === id);
     const old = src?.summary;
@@ -103,7 +109,7 @@ export const createSourcesSlice: SliceCreator<SourcesSlice> = (set, get) => ({
     // last grid point lies half an interval inside it, time-slice.ts clampEdge).
     const oldEnd = old.endMs + (src.offsetMs ?? 0);
     const atEnd = Number.isFinite(before.positionMs) && before.positionMs >= oldEnd - 1.5 * Math.max(before.intervalMs, 1) && before.currentSourceId === id;
-    set((s) => ({ sources: patch(s.sources, id, { summary: { ...old, endMs } }) }));
+    set((s) => ({ sources: patch(s.sources, id, { summary: { ...old, endMs, archives: archives ?? old.archives } }) }));
     get().archiveBoundsChanged();
     if (atEnd && before.playState !== 'backward') get().wentToEnd();
   },

@@ -1,0 +1,147 @@
+// The engine following a folder (a FolderHandle, as Chromium's FileSystemDirectoryHandle of a
+// dropped or picked folder; here one over a real directory) in which a real pmlogger writes,
+// stops, and a second pmlogger run starts a new archive (test/pmlogger-run.ts): the source's
+// archives grow by the new one, its end moves into it, and the series across the join are
+// pmval -a DIR's.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startPmlogger, type RunningLogger } from '../../test/pmlogger-run';
+import { EngineApi } from './engine-api';
+import type { FileHandleLike, FolderHandle } from './folder-file-set';
+
+/** The items as an async iterable, as a folder handle's values() gives its entries. */
+function iterate<T>(items: readonly T[]): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      let i = 0;
+      return { next: () => Promise.resolve<IteratorResult<T>>(i < items.length ? { value: items[i++], done: false } : { value: undefined, done: true }) };
+    },
+  };
+}
+
+/** A FolderHandle over a real directory: listed afresh each time, each File a copy of the file now. */
+function folderOf(dir: string): FolderHandle {
+  return {
+    kind: 'directory',
+    name: basename(dir),
+    values: () =>
+      iterate(
+        readdirSync(dir).map((name): FolderHandle | FileHandleLike => {
+          const path = join(dir, name);
+          return statSync(path).isDirectory() ? folderOf(path) : { kind: 'file', name, getFile: () => Promise.resolve(new File([readFileSync(path)], name)) };
+        }),
+      ),
+  };
+}
+
+/** pmval's "1 minute" load average every `stepSec` from `offsetSec` after the set's start, NaN for no value. */
+function pmvalLoad(archive: string, offsetSec: number, samples: number, stepSec = 1): number[] {
+  const out = execFileSync('pmval', ['-z', '-f', '6', '-a', archive, '-S', `+${offsetSec}`, '-t', String(stepSec), '-s', String(samples), '-i', '"1 minute"', 'kernel.all.load'], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((l) => /^\d\d:\d\d:\d\d\.\d{3}\s/.test(l))
+    .map((l) => Number(l.trim().split(/\s+/)[1]));
+}
+
+let first: RunningLogger | undefined;
+let second: RunningLogger | undefined;
+let stage: string | undefined;
+afterEach(async () => {
+  await second?.stop();
+  await first?.remove();
+  if (stage) rmSync(stage, { recursive: true, force: true });
+  first = second = stage = undefined;
+});
+
+describe('EngineApi.follow of a folder', () => {
+  it('reads a folder again: the archive a second pmlogger run starts there joins, series across the join are pmval -a DIR', { timeout: 120_000 }, async () => {
+    first = await startPmlogger({ name: 'first', samplesPerVolume: 3, minSamples: 4 });
+    const dir = first.dir;
+    const top = basename(dir);
+    const api = new EngineApi();
+    const files = readdirSync(dir)
+      .filter((f) => /\.(meta|index|\d+)$/.test(f))
+      .map((f) => ({ path: `${top}/${f}`, file: new File([readFileSync(join(dir, f))], f) }));
+    const summary = await api.open({ kind: 'files', files, archives: [`${top}/first`], folder: folderOf(dir) });
+    expect(summary.followable).toBe(true);
+    expect(summary.archives).toEqual(['first']);
+
+    // As charts at the end do: windows up to and past the end are read before each follow.
+    const atEnd = (endMs: number) => api.fetchSeries({ handle: summary.handle, plots: [{ metric: 'kernel.all.load', instances: { kind: 'list', names: ['1 minute'] } }], t0Ms: endMs - 3000, t1Ms: endMs + 3000, stepMs: 1000, rate: true });
+    await atEnd(summary.endMs);
+    await first.stop();
+    second = await startPmlogger({ dir, name: 'second', samplesPerVolume: 3, minSamples: 1 });
+    let followed = await api.follow(summary.handle);
+    for (let i = 0; i < 40 && followed?.archives.length !== 2; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      await atEnd(followed?.endMs ?? summary.endMs);
+      followed = await api.follow(summary.handle);
+    }
+    expect(followed?.archives).toEqual(['first', 'second']);
+    // The second archive grows while followed, read at its end meanwhile.
+    while ((await second.samplesNow()) < 6) {
+      await new Promise((r) => setTimeout(r, 500));
+      await atEnd(followed?.endMs ?? summary.endMs);
+      followed = await api.follow(summary.handle);
+    }
+    await atEnd(followed?.endMs ?? summary.endMs);
+    await second.stop();
+    followed = await api.follow(summary.handle);
+    const endMs = followed?.endMs ?? NaN;
+
+    // Every whole second from the start to the end, across the join.
+    const rows = Math.floor((endMs - summary.startMs) / 1000);
+    const block = await api.fetchSeries({ handle: summary.handle, plots: [{ metric: 'kernel.all.load', instances: { kind: 'list', names: ['1 minute'] } }], t0Ms: summary.startMs + 1000, t1Ms: summary.startMs + rows * 1000, stepMs: 1000, rate: true });
+    const ours = [...(block.columns[0]?.values ?? [])];
+    const want = pmvalLoad(dir, 1, rows);
+    expect(ours).toHaveLength(rows);
+    ours.forEach((v, i) => (Number.isNaN(want[i]) ? expect(v, `row ${i}`).toBeNaN() : expect(v, `row ${i}`).toBeCloseTo(want[i] ?? NaN, 5)));
+    // Values from both archives were compared: the first rows lie in the first archive, the
+    // last three in the second (it logged 5 samples or more, and the end is its end).
+    expect(ours.slice(0, 2).every((v) => !Number.isNaN(v))).toBe(true);
+    expect(ours.slice(-3).every((v) => !Number.isNaN(v))).toBe(true);
+    await api.close(summary.handle);
+  });
+
+  it('follows the archive before a new one a while longer: its last writes, reaching the folder after the new archive, are read', { timeout: 120_000 }, async () => {
+    // Two finished runs; the folder first holds the first archive without its last records (a
+    // copy or network file system not caught up), then the second archive, then the first's
+    // last records.
+    first = await startPmlogger({ name: 'first', samplesPerVolume: 3, minSamples: 5 });
+    const dir = first.dir;
+    await first.stop();
+    second = await startPmlogger({ dir, name: 'second', samplesPerVolume: 3, minSamples: 4 });
+    await second.stop();
+    stage = mkdtempSync(join(tmpdir(), 'pmdash-folder-'));
+    const top = basename(stage);
+    const firstFiles = readdirSync(dir).filter((f) => /^first\.(meta|index|\d+)$/.test(f));
+    const lastVol = firstFiles.filter((f) => /\.\d+$/.test(f)).sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1])).pop() ?? '';
+    for (const f of firstFiles) copyFileSync(join(dir, f), join(stage, f));
+    const whole = readFileSync(join(dir, lastVol));
+    // The last two records go: each ends with its length (archive-format.md, record trailer).
+    let cut = whole.length;
+    for (let k = 0; k < 2; k++) cut -= whole.readInt32BE(cut - 4);
+    writeFileSync(join(stage, lastVol), whole.subarray(0, cut));
+    const api = new EngineApi();
+    const files = firstFiles.map((f) => ({ path: `${top}/${f}`, file: new File([readFileSync(join(stage as string, f))], f) }));
+    const summary = await api.open({ kind: 'files', files, archives: [`${top}/first`], folder: folderOf(stage) });
+    for (const f of readdirSync(dir).filter((n) => /^second\.(meta|index|\d+)$/.test(n))) copyFileSync(join(dir, f), join(stage, f));
+    expect((await api.follow(summary.handle))?.archives).toEqual(['first', 'second']);
+    writeFileSync(join(stage, lastVol), whole);
+    const endMs = (await api.follow(summary.handle))?.endMs ?? NaN;
+
+    // A step off the 1 s logging grid, read on from row to row across the join.
+    const step = 1069;
+    const rows = Math.floor((endMs - summary.startMs) / step);
+    const block = await api.fetchSeries({ handle: summary.handle, plots: [{ metric: 'kernel.all.load', instances: { kind: 'list', names: ['1 minute'] } }], t0Ms: summary.startMs + step, t1Ms: summary.startMs + rows * step, stepMs: step, rate: true });
+    const ours = [...(block.columns[0]?.values ?? [])];
+    const want = pmvalLoad(dir, step / 1000, rows, step / 1000);
+    expect(ours).toHaveLength(rows);
+    ours.forEach((v, i) => (Number.isNaN(want[i]) ? expect(v, `row ${i}`).toBeNaN() : expect(v, `row ${i}`).toBeCloseTo(want[i] ?? NaN, 5)));
+    expect(ours.slice(-2).every((v) => !Number.isNaN(v))).toBe(true);
+    await api.close(summary.handle);
+  });
+});
