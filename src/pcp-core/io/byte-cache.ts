@@ -34,6 +34,16 @@ export class ByteCache {
     return this.total;
   }
 
+  /** The entry, without making it the most recently used. */
+  peek(key: string): Uint8Array | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Whether there is an entry for `key` (its recency unchanged). */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   get(key: string): Uint8Array | undefined {
     const value = this.entries.get(key);
     if (value) {

@@ -22,8 +22,37 @@ export interface Chunk {
   readonly uncompressedSize: number;
 }
 
-/** readAhead decodes only chunks of at most this fraction of the cache's budget. */
-const READ_AHEAD_SHARE = 4;
+/**
+ * Chunks decoded ahead and not read yet, per cache (key → bytes; `done` once in the cache):
+ * together at most half the cache's budget, the other half being for what is read, except
+ * that one chunk may always be ahead, however large: the cache always keeps its two newest
+ * (ByteCache keep), the one read and the one ahead. Without this bound, decoding three 100 MB
+ * volumes ahead into a 128 MiB cache evicted the one being read, to be decoded again.
+ */
+type Ahead = Map<string, { bytes: number; done: boolean }>;
+const aheadUnread = new WeakMap<ByteCache, Ahead>();
+
+/** Share of the cache's budget that chunks decoded ahead may fill. */
+const READ_AHEAD_SHARE = 2;
+
+function aheadOf(cache: ByteCache): Ahead {
+  let ahead = aheadUnread.get(cache);
+  if (!ahead) {
+    ahead = new Map();
+    aheadUnread.set(cache, ahead);
+  }
+  return ahead;
+}
+
+/** Bytes decoded ahead in `cache` and not read yet (entries evicted since are forgotten). */
+function aheadBytes(cache: ByteCache, ahead: Ahead): number {
+  let total = 0;
+  for (const [key, entry] of ahead) {
+    if (entry.done && !cache.has(key)) ahead.delete(key);
+    else total += entry.bytes;
+  }
+  return total;
+}
 
 /** How much of a chunk a first read near its start decodes at least: a label and then some. */
 const PREFIX_BYTES = 64 * 1024;
@@ -51,7 +80,7 @@ export abstract class ChunkedSource implements ByteSource {
    * Decodes chunk `i`: at least its first `want` bytes, the whole chunk when `want` is its
    * size. Rejects with an error naming the file and the chunk for damaged data.
    */
-  protected abstract decodeChunk(i: number, want: number): Promise<Uint8Array>;
+  protected abstract decodeChunk(i: number, want: number, ahead: boolean): Promise<Uint8Array>;
 
   /** Whether decoding happens off this thread now, so that decoding ahead costs it nothing. */
   protected abstract decodesOffThread(): boolean;
@@ -69,10 +98,12 @@ export abstract class ChunkedSource implements ByteSource {
     return lo;
   }
 
-  /** Chunk `i` decoded at least up to `end` (relative to the chunk). */
-  private async decoded(i: number, end: number): Promise<Uint8Array> {
+  /** Chunk `i` decoded at least up to `end` (relative to the chunk); `ahead`: for readAhead. */
+  private async decoded(i: number, end: number, ahead = false): Promise<Uint8Array> {
     const key = this.owner + i;
     const full = this.chunks[i].uncompressedSize;
+    // A read: what was decoded ahead for it no longer counts as ahead.
+    if (!ahead) aheadUnread.get(this.cache)?.delete(key);
     for (;;) {
       const have = this.cache.get(key);
       if (have && have.length >= end) return have;
@@ -85,7 +116,7 @@ export abstract class ChunkedSource implements ByteSource {
       }
       // First touch near the start: a prefix. Anything more: the whole chunk, once.
       const want = !have && end <= full / 2 ? Math.min(full, Math.max(end, PREFIX_BYTES)) : full;
-      const decode = this.decodeChunk(i, want);
+      const decode = this.decodeChunk(i, want, ahead);
       this.pending.set(i, decode);
       try {
         const bytes = await decode;
@@ -125,14 +156,28 @@ export abstract class ChunkedSource implements ByteSource {
     const end = Math.min(offset + length, this.size);
     if (this.closed || offset >= end || !this.decodesOffThread()) return;
     const decodes: Promise<unknown>[] = [];
+    const ahead = aheadOf(this.cache);
     for (let i = this.chunkAt(offset); i <= this.chunkAt(end - 1); i++) {
       const size = this.chunks[i].uncompressedSize;
-      // Chunks decoded ahead share the cache with what is being read: only chunks small
-      // enough for it to hold a few at once.
-      if (size * READ_AHEAD_SHARE > this.cache.budgetBytes) continue;
+      const key = this.owner + i;
+      if ((this.cache.peek(key)?.length ?? 0) >= size || this.pending.has(i) || ahead.has(key)) continue;
+      // Chunks decoded ahead share the cache with what is being read (see aheadUnread).
+      const already = aheadBytes(this.cache, ahead);
+      if (already > 0 && (already + size) * READ_AHEAD_SHARE > this.cache.budgetBytes) break;
+      const entry = { bytes: size, done: false };
+      ahead.set(key, entry);
       // A failure is not lost: the chunk stays undecoded, and the read that needs it decodes
       // it again and reports the error.
-      decodes.push(this.decoded(i, size).catch(() => undefined));
+      decodes.push(
+        this.decoded(i, size, true).then(
+          () => {
+            entry.done = true;
+          },
+          () => {
+            if (ahead.get(key) === entry) ahead.delete(key);
+          },
+        ),
+      );
     }
     await Promise.all(decodes);
   }
@@ -141,6 +186,8 @@ export abstract class ChunkedSource implements ByteSource {
     if (this.closed) return;
     this.closed = true;
     this.cache.deletePrefix(this.owner);
+    const ahead = aheadUnread.get(this.cache);
+    for (const key of ahead?.keys() ?? []) if (key.startsWith(this.owner)) ahead?.delete(key);
     await this.compressed.close();
   }
 }

@@ -229,8 +229,9 @@ function frameBlock(blockBytes: Uint8Array, checkType: number, unpaddedSize: num
 /**
  * Decodes block `block` of the .xz file `src`: its first `want` bytes (all of it by default).
  * The result is exactly `want` bytes; corrupt or cut data is PM_ERR_LOGREC naming the file.
+ * `ahead`: decoded ahead of the reads (told to the off-thread decoder, XzDecodeOptions).
  */
-export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = block.uncompressedSize): Promise<Uint8Array> {
+export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = block.uncompressedSize, ahead = false): Promise<Uint8Array> {
   const name = src.name;
   const stored = await src.read(block.offset, pad4(block.unpaddedSize));
   if (stored.length !== pad4(block.unpaddedSize)) throw blockError(name, block, 'block cut short');
@@ -248,7 +249,7 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
   const framed = frameBlock(blockBytes, checkType, unpadded, block.uncompressedSize);
   want = Math.min(want, block.uncompressedSize);
   const full = want === block.uncompressedSize;
-  const out = (full ? await decodeOffThread(name, block, framed) : undefined) ?? (await decodeHere(name, block, framed, want));
+  const out = (full ? await decodeOffThread(name, block, framed, ahead) : undefined) ?? (await decodeHere(name, block, framed, want));
   // WebCrypto exists in Node and in workers of secure contexts; elsewhere the check is skipped,
   // as liblzma skips checks it does not know.
   if (block.stream.checkType === CHECK_SHA256 && full && globalThis.crypto?.subtle) {
@@ -263,12 +264,12 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
  * The whole block, decoded by the registered off-thread decoder; undefined when there is none
  * (or it has just proved unavailable here), so the block is decoded on this thread instead.
  */
-async function decodeOffThread(name: string, block: XzBlock, framed: Uint8Array): Promise<Uint8Array<ArrayBuffer> | undefined> {
+async function decodeOffThread(name: string, block: XzBlock, framed: Uint8Array, ahead = false): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const decoder = xzStreamDecoder();
   if (!decoder) return undefined;
   let bytes: Uint8Array<ArrayBuffer>;
   try {
-    bytes = await decoder.decode(framed, block.uncompressedSize);
+    bytes = await decoder.decode(framed, block.uncompressedSize, { ahead });
   } catch (e) {
     if (!(e instanceof XzDecoderUnavailable)) throw blockError(name, block, e instanceof Error ? e.message : String(e));
     dropXzStreamDecoder(decoder);
@@ -278,34 +279,51 @@ async function decodeOffThread(name: string, block: XzBlock, framed: Uint8Array)
   return bytes;
 }
 
-/** The first `want` bytes of the block, decoded on this thread (WebAssembly, else the stream). */
-async function decodeHere(name: string, block: XzBlock, framed: Uint8Array, want: number): Promise<Uint8Array<ArrayBuffer>> {
-  const full = want === block.uncompressedSize;
+/** Why a framed stream did not decode, in xz's words; the caller names the file and block. */
+export class XzDataError extends Error {}
+
+/**
+ * The first `want` bytes of a framed one-block stream (frameBlock) whose block holds `size`
+ * bytes, decoded on this thread (WebAssembly, else the library's stream). Damaged data rejects
+ * with XzDataError; a RangeError means WebAssembly cannot get memory here (not the data).
+ */
+async function decodeFramed(framed: Uint8Array, size: number, want: number): Promise<Uint8Array<ArrayBuffer>> {
+  const full = want === size;
   const out = new Uint8Array(want);
   const tooMuch = (): never => {
-    throw blockError(name, block, 'more data than its index says');
+    throw new XzDataError('more data than its index says');
   };
+  const wasm = await loadXzWasm();
   let got: number;
-  let wasm: XzWasm | undefined;
   try {
-    wasm = await loadXzWasm();
+    got = wasm ? decodeWithWasm(wasm, framed, out, full, tooMuch) : await decodeWithStream(framed, out, full, tooMuch);
   } catch (e) {
-    if (!(e instanceof RangeError)) throw e;
-    return decodeWithoutWasm(name, block, framed, want, e);
+    if (e instanceof XzDataError) throw e;
+    const code = /error code (\d+)/.exec(String(e))?.[1];
+    throw new XzDataError(code ? (XZ_ERRORS[code] ?? `xz error ${code}`) : String(e));
   }
-  if (wasm) {
-    try {
-      got = decodeWithWasm(wasm, framed, out, full, tooMuch);
-    } catch (e) {
-      if (e instanceof PmError) throw e;
-      const code = /error code (\d+)/.exec(String(e))?.[1];
-      throw blockError(name, block, code ? (XZ_ERRORS[code] ?? `xz error ${code}`) : String(e));
-    }
-  } else {
-    got = await decodeWithStream(framed, out, full, name, block, tooMuch);
-  }
-  if (got !== want) throw blockError(name, block, `decoded ${got} bytes, the index says ${block.uncompressedSize}`);
+  if (got !== want) throw new XzDataError(`decoded ${got} bytes, the index says ${size}`);
   return out;
+}
+
+/**
+ * A whole framed one-block stream of `size` decoded bytes, decoded on this thread: what a
+ * worker of an XzStreamDecoder pool runs (src/workers/xz-pool-worker.ts). Rejects as
+ * decodeFramed does.
+ */
+export function decodeXzFramed(framed: Uint8Array, size: number): Promise<Uint8Array<ArrayBuffer>> {
+  return decodeFramed(framed, size, size);
+}
+
+/** The first `want` bytes of the block, decoded on this thread (WebAssembly, else the stream). */
+async function decodeHere(name: string, block: XzBlock, framed: Uint8Array, want: number): Promise<Uint8Array<ArrayBuffer>> {
+  try {
+    return await decodeFramed(framed, block.uncompressedSize, want);
+  } catch (e) {
+    if (e instanceof XzDataError) throw blockError(name, block, e.message);
+    if (e instanceof RangeError) return decodeWithoutWasm(name, block, framed, want, e);
+    throw e;
+  }
 }
 
 /**
@@ -320,7 +338,7 @@ async function decodeWithoutWasm(name: string, block: XzBlock, framed: Uint8Arra
 }
 
 /** The library's own stream (when its internals are not reachable): into `out`, bytes written. */
-async function decodeWithStream(framed: Uint8Array, out: Uint8Array, full: boolean, name: string, block: XzBlock, tooMuch: () => never): Promise<number> {
+async function decodeWithStream(framed: Uint8Array, out: Uint8Array, full: boolean, tooMuch: () => never): Promise<number> {
   const want = out.length;
   let got = 0;
   const XzReadableStream = await loadXz();
@@ -346,9 +364,9 @@ async function decodeWithStream(framed: Uint8Array, out: Uint8Array, full: boole
       }
     }
   } catch (e) {
-    if (e instanceof PmError) throw e;
+    if (e instanceof XzDataError) throw e;
     const code = /error code (\d+)/.exec(String(e))?.[1];
-    throw blockError(name, block, code ? (XZ_ERRORS[code] ?? `xz error ${code}`) : String(e));
+    throw new XzDataError(code ? (XZ_ERRORS[code] ?? `xz error ${code}`) : String(e));
   }
   return got;
 }

@@ -44,8 +44,8 @@ export class XzSource extends ChunkedSource {
     return this.layout.padding;
   }
 
-  protected decodeChunk(i: number, want: number): Promise<Uint8Array> {
-    return decodeXzBlock(this.compressed, this.layout.blocks[i], want);
+  protected decodeChunk(i: number, want: number, ahead: boolean): Promise<Uint8Array> {
+    return decodeXzBlock(this.compressed, this.layout.blocks[i], want, ahead);
   }
 
   protected decodesOffThread(): boolean {
