@@ -98,6 +98,17 @@ describe('xz worker pool', () => {
     expect(workers[0].jobs.map((j) => j.framed[0])).toEqual([1, 4, 2, 3]);
   });
 
+  it('leaves one worker for reads while decoding ahead', () => {
+    const { pool, workers } = fakePool(2);
+    void pool.decode(input(1), 1, { ahead: true });
+    void pool.decode(input(2), 1, { ahead: true });
+    expect(workers).toHaveLength(1);
+    void pool.decode(input(3), 1);
+    expect(workers.map((w) => w.jobs.map((j) => j.framed[0]))).toEqual([[1], [3]]);
+    workers[0].answer();
+    expect(workers[0].jobs.map((j) => j.framed[0])).toEqual([1, 2]);
+  });
+
   it('rejects a damaged block with the worker\'s words, and carries on', async () => {
     const { pool, workers, warnings } = fakePool(1);
     const bad = pool.decode(input(1), 4);
@@ -165,6 +176,31 @@ describe('xz worker pool', () => {
     expect(await p).toEqual(new Uint8Array(2).fill(9));
   });
 
+  it('assembles a decode in pieces, telling its progress, and resolves with the whole', async () => {
+    const { pool, workers } = fakePool(1);
+    const told: Array<[number, number]> = [];
+    const p = pool.decode(input(1), 6, { progress: (bytes, available) => told.push([available, bytes[available - 1]]) });
+    const job = workers[0].jobs[0];
+    expect(job.pieces).toBe(true);
+    workers[0].events.reply({ id: job.id, piece: Uint8Array.of(1, 2, 3, 4), offset: 0 });
+    workers[0].events.reply({ id: job.id, piece: Uint8Array.of(5, 6), offset: 4 });
+    workers[0].events.reply({ id: job.id, done: true });
+    expect(await p).toEqual(Uint8Array.of(1, 2, 3, 4, 5, 6));
+    expect(told).toEqual([[4, 4], [6, 6]]);
+  });
+
+  it('treats a decode in pieces that ends short as a failed worker', async () => {
+    const { pool, workers } = fakePool(1);
+    const p = pool.decode(input(1), 6, { progress: () => undefined });
+    workers[0].events.reply({ id: workers[0].jobs[0].id, piece: Uint8Array.of(1, 2), offset: 0 });
+    workers[0].events.reply({ id: workers[0].jobs[0].id, done: true });
+    expect(workers[0].terminated).toBe(true);
+    const job = workers[1].jobs[0];
+    workers[1].events.reply({ id: job.id, piece: Uint8Array.of(1, 2, 3, 4, 5, 6), offset: 0 });
+    workers[1].events.reply({ id: job.id, done: true });
+    expect(await p).toEqual(Uint8Array.of(1, 2, 3, 4, 5, 6));
+  });
+
   it('ends idle workers and starts them again when needed', async () => {
     const workers: FakeWorker[] = [];
     const pool = new XzWorkerPool({ size: 2, idleMs: 1, warn: () => undefined, spawn: (events) => workers[workers.push(new FakeWorker(events)) - 1] });
@@ -194,7 +230,7 @@ function inProcessPool(warnings: string[], spawn?: () => void): XzWorkerPool {
     spawn: (events) => {
       spawn?.();
       return {
-        post: (job: XzJob) => void answerXzJob(job).then((reply: XzReply) => setTimeout(() => events.reply(reply), 0)),
+        post: (job: XzJob) => void answerXzJob(job, (reply: XzReply) => setTimeout(() => events.reply(reply), 0)),
         terminate: () => undefined,
       };
     },
@@ -210,6 +246,18 @@ describe('the core with the pool registered', () => {
     const src = await XzSource.open(new MemorySource('small.xz', compressed), new ByteCache(1 << 20));
     expect(await src.read(0, 2000)).toEqual(whole);
     expect(warnings).toEqual([]);
+    await src.close();
+  });
+
+  it('tells the progress of a decode in pieces and gives the same bytes', async () => {
+    const pool = inProcessPool([]);
+    // The fixture's blocks are smaller than a piece: one piece each (many pieces: the fake below).
+    const told: number[] = [];
+    const src = await XzSource.open(new MemorySource('small.xz', compressed), new ByteCache(1 << 20));
+    setXzStreamDecoder({ decode: (framed, size, options) => pool.decode(framed, size, { ...options, progress: (b, n) => (told.push(n), options?.progress?.(b, n)) }) });
+    expect(await src.read(0, 2000)).toEqual(whole);
+    // Each of the 3 blocks came as one piece.
+    expect(told).toEqual([512, 512, 296]);
     await src.close();
   });
 

@@ -13,15 +13,27 @@
 // thread from then on, as it did before the pool.
 import { XzDecoderUnavailable, type XzDecodeOptions, type XzStreamDecoder } from '../pcp-core/io/xz-decoder';
 
-/** One decode sent to a pool worker: a framed one-block stream and its decoded size. */
+/** One decode sent to a pool worker: a framed one-block stream and its decoded size;
+ *  `pieces`: answer in pieces as they decode, then `done`. */
 export interface XzJob {
   readonly id: number;
   readonly framed: Uint8Array<ArrayBuffer>;
   readonly size: number;
+  readonly pieces: boolean;
 }
 
-/** A pool worker's answer: the decoded bytes, or why not (`unavailable`: not the data's fault). */
-export type XzReply = { readonly id: number; readonly bytes: Uint8Array<ArrayBuffer> } | { readonly id: number; readonly error: string; readonly unavailable: boolean };
+/** A pool worker's answers: the decoded bytes (whole, or pieces then done), or why not
+ *  (`unavailable`: not the data's fault). */
+export type XzReply =
+  | { readonly id: number; readonly bytes: Uint8Array<ArrayBuffer> }
+  | { readonly id: number; readonly piece: Uint8Array<ArrayBuffer>; readonly offset: number }
+  | { readonly id: number; readonly done: true }
+  | { readonly id: number; readonly error: string; readonly unavailable: boolean };
+
+/** The buffers a reply may transfer. */
+export function replyBuffers(reply: XzReply): ArrayBuffer[] {
+  return 'bytes' in reply ? [reply.bytes.buffer] : 'piece' in reply ? [reply.piece.buffer] : [];
+}
 
 /** One worker as the pool drives it. `post` may transfer the job's buffer. */
 export interface XzPoolWorker {
@@ -57,9 +69,15 @@ interface Task {
   readonly id: number;
   readonly framed: Uint8Array;
   readonly size: number;
+  readonly progress: ((bytes: Uint8Array, available: number) => void) | undefined;
+  /** Queued as a decode ahead (a retry keeps it, though it then queues with the reads). */
+  readonly ahead: boolean;
   readonly resolve: (bytes: Uint8Array<ArrayBuffer>) => void;
   readonly reject: (e: Error) => void;
   tries: number;
+  /** A decode in pieces: the bytes assembled here, and how many are there. */
+  out?: Uint8Array<ArrayBuffer>;
+  available: number;
 }
 
 interface Slot {
@@ -92,7 +110,7 @@ export class XzWorkerPool implements XzStreamDecoder {
   decode(framed: Uint8Array, size: number, options?: XzDecodeOptions): Promise<Uint8Array<ArrayBuffer>> {
     if (this.broken !== undefined) return Promise.reject(new XzDecoderUnavailable(this.broken));
     return new Promise((resolve, reject) => {
-      const task: Task = { id: this.nextId++, framed, size, resolve, reject, tries: 0 };
+      const task: Task = { id: this.nextId++, framed, size, progress: options?.progress, ahead: options?.ahead === true, resolve, reject, tries: 0, available: 0 };
       (options?.ahead ? this.ahead : this.demand).push(task);
       this.pump();
     });
@@ -103,7 +121,10 @@ export class XzWorkerPool implements XzStreamDecoder {
     if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
     while (this.broken === undefined) {
-      const queue = this.demand.length > 0 ? this.demand : this.ahead;
+      // Decodes ahead leave one worker free for reads: at open, the first volume decoding
+      // ahead while the .meta and the last volume (the archive's end) decode for reads.
+      const aheadRunning = this.slots.filter((s) => s.task?.ahead === true).length;
+      const queue = this.demand.length > 0 ? this.demand : aheadRunning < Math.max(1, this.size - 1) ? this.ahead : [];
       if (queue.length === 0) break;
       const slot = this.slots.find((s) => s.task === undefined) ?? this.start();
       if (!slot?.worker) break;
@@ -112,7 +133,9 @@ export class XzWorkerPool implements XzStreamDecoder {
       task.tries++;
       // The worker gets a copy: the caller keeps its bytes, to decode them itself should the
       // pool give up (XzDecoderUnavailable), and a retry needs them again.
-      slot.worker.post({ id: task.id, framed: task.framed.slice(), size: task.size });
+      // Pieces when someone is told the progress: the first records are then read before the
+      // rest of the block is decoded, for one more copy of the bytes on this thread.
+      slot.worker.post({ id: task.id, framed: task.framed.slice(), size: task.size, pieces: task.progress !== undefined });
     }
     if (this.broken === undefined && this.slots.length > 0 && this.slots.every((s) => s.task === undefined)) {
       this.idleTimer = setTimeout(() => this.endIdle(), this.options.idleMs ?? 30_000);
@@ -145,8 +168,28 @@ export class XzWorkerPool implements XzStreamDecoder {
       this.failed(slot, `answered decode ${reply.id}, not the one it was given (${task?.id ?? 'none'})`);
       return;
     }
+    if ('piece' in reply) {
+      const out = (task.out ??= new Uint8Array(task.size));
+      const end = reply.offset + reply.piece.length;
+      if (end > task.size) {
+        this.failed(slot, `answered ${end} bytes of a block of ${task.size}`);
+        return;
+      }
+      out.set(reply.piece, reply.offset);
+      // A retry sends the same bytes again from the start: progress only ever grows.
+      if (end > task.available) {
+        task.available = end;
+        task.progress?.(out, end);
+      }
+      return;
+    }
+    if ('done' in reply && task.available !== task.size) {
+      this.failed(slot, `ended a decode at ${task.available} of ${task.size} bytes`);
+      return;
+    }
     slot.task = undefined;
-    if ('bytes' in reply) task.resolve(reply.bytes);
+    if ('done' in reply) task.resolve(task.out ?? new Uint8Array(0));
+    else if ('bytes' in reply) task.resolve(reply.bytes);
     else if (reply.unavailable) {
       this.giveUp(`the xz decoding worker cannot decode here (${reply.error})`, task);
       return;

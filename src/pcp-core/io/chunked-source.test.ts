@@ -3,7 +3,7 @@
 // large (the cache keeps its two newest), so the chunk being read is never evicted by them.
 import { describe, expect, it } from 'vitest';
 import { ByteCache } from './byte-cache';
-import { ChunkedSource, type Chunk } from './chunked-source';
+import { ChunkedSource, type Chunk, type ChunkDecodeOptions } from './chunked-source';
 import { MemorySource } from './memory-source';
 
 /** A source of `chunks` equal chunks of `size` bytes whose decodes it counts ("off thread"). */
@@ -13,8 +13,8 @@ class CountingSource extends ChunkedSource {
     const table: Chunk[] = Array.from({ length: chunks }, (_, i) => ({ uncompressedOffset: i * size, uncompressedSize: size }));
     super(new MemorySource(name, new Uint8Array(0)), table, cache, 'test', chunks * size);
   }
-  protected decodeChunk(i: number, want: number, ahead: boolean): Promise<Uint8Array> {
-    this.decodes.push({ chunk: i, want, ahead });
+  protected decodeChunk(i: number, want: number, options: ChunkDecodeOptions): Promise<Uint8Array> {
+    this.decodes.push({ chunk: i, want, ahead: options.ahead === true });
     return Promise.resolve(new Uint8Array(want).fill(i));
   }
   protected decodesOffThread(): boolean {
@@ -74,5 +74,44 @@ describe('ChunkedSource.readAhead', () => {
     await c.readAhead(0, 100 * MB);
     expect(c.decodes).toHaveLength(1);
     await Promise.all([b.close(), c.close()]);
+  });
+
+  it('serves reads from the bytes a whole decode has told so far, before it ends', async () => {
+    let told: ((available: number) => void) | undefined;
+    let finish: (() => void) | undefined;
+    const bytes = Uint8Array.from({ length: 1000 }, (_, k) => k & 0xff);
+    class Streaming extends ChunkedSource {
+      calls = 0;
+      constructor() {
+        super(new MemorySource('stream', new Uint8Array(0)), [{ uncompressedOffset: 0, uncompressedSize: 1000 }], new ByteCache(1 << 20, 2), 'test', 1000);
+      }
+      protected decodeChunk(_i: number, want: number, options: ChunkDecodeOptions): Promise<Uint8Array> {
+        this.calls++;
+        if (want < 1000) return Promise.resolve(bytes.slice(0, want));
+        told = (available) => options.progress?.(bytes, available);
+        return new Promise((resolve) => (finish = () => resolve(bytes)));
+      }
+      protected decodesOffThread(): boolean {
+        return true;
+      }
+    }
+    const src = new Streaming();
+    void src.readAhead(0, 1000);
+    let early: Uint8Array | undefined;
+    let late: Uint8Array | undefined;
+    void src.read(100, 50).then((b) => (early = b));
+    void src.read(900, 50).then((b) => (late = b));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(early).toBeUndefined();
+    told?.(400);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(early).toEqual(bytes.subarray(100, 150));
+    expect(late).toBeUndefined();
+    finish?.();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(late).toEqual(bytes.subarray(900, 950));
+    // One whole decode served both reads.
+    expect(src.calls).toBe(1);
+    await src.close();
   });
 });

@@ -16,6 +16,12 @@ import { checkRead } from './read-args';
  *  process (the CLI), the decoder asks for more room to decode ahead. */
 export const decodedChunkCache = new ByteCache(128 * 1024 * 1024, 2);
 
+/** What a chunk's decode is for (XzDecodeOptions): decoded ahead; told its progress. */
+export interface ChunkDecodeOptions {
+  readonly ahead?: boolean;
+  readonly progress?: (bytes: Uint8Array, available: number) => void;
+}
+
 /** Where one chunk's content lies in the uncompressed bytes. */
 export interface Chunk {
   readonly uncompressedOffset: number;
@@ -63,6 +69,8 @@ export abstract class ChunkedSource implements ByteSource {
   protected readonly owner: string;
   /** Decodes under way, per chunk, so concurrent reads share them. */
   private readonly pending = new Map<number, Promise<Uint8Array>>();
+  /** Reads waiting for more of a chunk whose whole decode is under way, per chunk. */
+  private readonly waiting = new Map<number, Array<() => void>>();
   protected closed = false;
 
   protected constructor(
@@ -80,7 +88,7 @@ export abstract class ChunkedSource implements ByteSource {
    * Decodes chunk `i`: at least its first `want` bytes, the whole chunk when `want` is its
    * size. Rejects with an error naming the file and the chunk for damaged data.
    */
-  protected abstract decodeChunk(i: number, want: number, ahead: boolean): Promise<Uint8Array>;
+  protected abstract decodeChunk(i: number, want: number, options: ChunkDecodeOptions): Promise<Uint8Array>;
 
   /** Whether decoding happens off this thread now, so that decoding ahead costs it nothing. */
   protected abstract decodesOffThread(): boolean;
@@ -98,6 +106,21 @@ export abstract class ChunkedSource implements ByteSource {
     return lo;
   }
 
+  /** Resolves when chunk `i`'s decode under way reports more bytes (or ends). */
+  private moreOf(i: number): Promise<void> {
+    return new Promise((resolve) => {
+      const list = this.waiting.get(i);
+      if (list) list.push(resolve);
+      else this.waiting.set(i, [resolve]);
+    });
+  }
+
+  private wake(i: number): void {
+    const list = this.waiting.get(i);
+    this.waiting.delete(i);
+    for (const resolve of list ?? []) resolve();
+  }
+
   /** Chunk `i` decoded at least up to `end` (relative to the chunk); `ahead`: for readAhead. */
   private async decoded(i: number, end: number, ahead = false): Promise<Uint8Array> {
     const key = this.owner + i;
@@ -109,14 +132,27 @@ export abstract class ChunkedSource implements ByteSource {
       if (have && have.length >= end) return have;
       const running = this.pending.get(i);
       if (running) {
-        await running.catch(() => undefined);
+        // A whole decode that tells its progress may have the bytes wanted before it ends.
+        const ended = await Promise.race([running.then(() => true, () => true), this.moreOf(i).then(() => false)]);
         const after = this.cache.get(key);
         if (after && after.length >= end) return after;
-        if (this.pending.get(i) !== running) continue;
+        if (!ended || this.pending.get(i) !== running) continue;
       }
-      // First touch near the start: a prefix. Anything more: the whole chunk, once.
+      // First touch near the start: a prefix. Anything more: the whole chunk, once, its
+      // first bytes cached as they decode (where the decoder tells them).
       const want = !have && end <= full / 2 ? Math.min(full, Math.max(end, PREFIX_BYTES)) : full;
-      const decode = this.decodeChunk(i, want, ahead);
+      // The decode's promise, for its progress to check that it is still the chunk's decode.
+      const mine: { decode?: Promise<Uint8Array> } = {};
+      const progress =
+        want === full
+          ? (bytes: Uint8Array, available: number): void => {
+              if (this.closed || this.pending.get(i) !== mine.decode) return;
+              if ((this.cache.peek(key)?.length ?? 0) < available) this.cache.set(key, bytes.subarray(0, available));
+              this.wake(i);
+            }
+          : undefined;
+      const decode = this.decodeChunk(i, want, { ahead, progress });
+      mine.decode = decode;
       this.pending.set(i, decode);
       try {
         const bytes = await decode;
@@ -124,6 +160,7 @@ export abstract class ChunkedSource implements ByteSource {
         if (bytes.length >= end) return bytes;
       } finally {
         if (this.pending.get(i) === decode) this.pending.delete(i);
+        this.wake(i);
       }
     }
   }

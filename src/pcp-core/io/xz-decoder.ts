@@ -22,6 +22,12 @@ export interface XzDecodeOptions {
   /** Decoded ahead of the reads (ChunkedSource.readAhead): no read waits for it yet, so a
    *  decoder may let decodes that a read waits for go first. */
   readonly ahead?: boolean;
+  /**
+   * Told as the block's bytes decode, in order (decoders that can): `bytes` holds the block's
+   * first `available` bytes, and later calls extend the same bytes. Reads of the start of a
+   * 100 MB volume need not wait for all of it.
+   */
+  readonly progress?: (bytes: Uint8Array, available: number) => void;
 }
 
 /** Thrown by an XzStreamDecoder that cannot run here at all (e.g. no `xz` program). */
