@@ -109,6 +109,17 @@ describe('xz worker pool', () => {
     expect(workers[0].jobs.map((j) => j.framed[0])).toEqual([1, 2]);
   });
 
+  it('lets the next decode ahead start once a read waits for the one running', () => {
+    const { pool, workers } = fakePool(2);
+    let wanted = false;
+    void pool.decode(input(1), 4, { ahead: true, wanted: () => wanted, progress: () => undefined });
+    void pool.decode(input(2), 4, { ahead: true });
+    expect(workers).toHaveLength(1);
+    wanted = true;
+    workers[0].events.reply({ id: workers[0].jobs[0].id, piece: Uint8Array.of(1, 1), offset: 0 });
+    expect(workers.map((w) => w.jobs.map((j) => j.framed[0]))).toEqual([[1], [2]]);
+  });
+
   it('rejects a damaged block with the worker\'s words, and carries on', async () => {
     const { pool, workers, warnings } = fakePool(1);
     const bad = pool.decode(input(1), 4);

@@ -72,6 +72,8 @@ interface Task {
   readonly progress: ((bytes: Uint8Array, available: number) => void) | undefined;
   /** Queued as a decode ahead (a retry keeps it, though it then queues with the reads). */
   readonly ahead: boolean;
+  /** A decode ahead that a read now waits for. */
+  readonly wanted: () => boolean;
   readonly resolve: (bytes: Uint8Array<ArrayBuffer>) => void;
   readonly reject: (e: Error) => void;
   tries: number;
@@ -110,7 +112,7 @@ export class XzWorkerPool implements XzStreamDecoder {
   decode(framed: Uint8Array, size: number, options?: XzDecodeOptions): Promise<Uint8Array<ArrayBuffer>> {
     if (this.broken !== undefined) return Promise.reject(new XzDecoderUnavailable(this.broken));
     return new Promise((resolve, reject) => {
-      const task: Task = { id: this.nextId++, framed, size, progress: options?.progress, ahead: options?.ahead === true, resolve, reject, tries: 0, available: 0 };
+      const task: Task = { id: this.nextId++, framed, size, progress: options?.progress, ahead: options?.ahead === true, wanted: options?.wanted ?? (() => false), resolve, reject, tries: 0, available: 0 };
       (options?.ahead ? this.ahead : this.demand).push(task);
       this.pump();
     });
@@ -123,7 +125,10 @@ export class XzWorkerPool implements XzStreamDecoder {
     while (this.broken === undefined) {
       // Decodes ahead leave one worker free for reads: at open, the first volume decoding
       // ahead while the .meta and the last volume (the archive's end) decode for reads.
-      const aheadRunning = this.slots.filter((s) => s.task?.ahead === true).length;
+      // A queued decode ahead that a read now waits for goes with the reads.
+      const promoted = this.ahead.findIndex((t) => t.wanted());
+      if (promoted >= 0) this.demand.push(...this.ahead.splice(promoted, 1));
+      const aheadRunning = this.slots.filter((s) => s.task?.ahead === true && !s.task.wanted()).length;
       const queue = this.demand.length > 0 ? this.demand : aheadRunning < Math.max(1, this.size - 1) ? this.ahead : [];
       if (queue.length === 0) break;
       const slot = this.slots.find((s) => s.task === undefined) ?? this.start();
@@ -181,6 +186,8 @@ export class XzWorkerPool implements XzStreamDecoder {
         task.available = end;
         task.progress?.(out, end);
       }
+      // A read may have come to wait for this decode ahead: another may start now.
+      this.pump();
       return;
     }
     if ('done' in reply && task.available !== task.size) {

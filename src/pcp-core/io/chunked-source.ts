@@ -19,6 +19,7 @@ export const decodedChunkCache = new ByteCache(128 * 1024 * 1024, 2);
 /** What a chunk's decode is for (XzDecodeOptions): decoded ahead; told its progress. */
 export interface ChunkDecodeOptions {
   readonly ahead?: boolean;
+  readonly wanted?: () => boolean;
   readonly progress?: (bytes: Uint8Array, available: number) => void;
 }
 
@@ -69,6 +70,8 @@ export abstract class ChunkedSource implements ByteSource {
   protected readonly owner: string;
   /** Decodes under way, per chunk, so concurrent reads share them. */
   private readonly pending = new Map<number, Promise<Uint8Array>>();
+  /** Per decode under way that was started ahead: whether a read now waits for it. */
+  private readonly wantedNow = new Map<number, { wanted: boolean }>();
   /** Reads waiting for more of a chunk whose whole decode is under way, per chunk. */
   private readonly waiting = new Map<number, Array<() => void>>();
   protected closed = false;
@@ -132,6 +135,10 @@ export abstract class ChunkedSource implements ByteSource {
       if (have && have.length >= end) return have;
       const running = this.pending.get(i);
       if (running) {
+        if (!ahead) {
+          const state = this.wantedNow.get(i);
+          if (state) state.wanted = true;
+        }
         // A whole decode that tells its progress may have the bytes wanted before it ends.
         const ended = await Promise.race([running.then(() => true, () => true), this.moreOf(i).then(() => false)]);
         const after = this.cache.get(key);
@@ -151,15 +158,20 @@ export abstract class ChunkedSource implements ByteSource {
               this.wake(i);
             }
           : undefined;
-      const decode = this.decodeChunk(i, want, { ahead, progress });
+      const state = { wanted: !ahead };
+      const decode = this.decodeChunk(i, want, { ahead, progress, wanted: () => state.wanted });
       mine.decode = decode;
       this.pending.set(i, decode);
+      this.wantedNow.set(i, state);
       try {
         const bytes = await decode;
         if (!this.closed) this.cache.set(key, bytes);
         if (bytes.length >= end) return bytes;
       } finally {
-        if (this.pending.get(i) === decode) this.pending.delete(i);
+        if (this.pending.get(i) === decode) {
+          this.pending.delete(i);
+          this.wantedNow.delete(i);
+        }
         this.wake(i);
       }
     }

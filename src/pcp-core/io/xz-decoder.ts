@@ -22,6 +22,8 @@ export interface XzDecodeOptions {
   /** Decoded ahead of the reads (ChunkedSource.readAhead): no read waits for it yet, so a
    *  decoder may let decodes that a read waits for go first. */
   readonly ahead?: boolean;
+  /** For a decode ahead: true once a read waits for it after all (it is then as urgent). */
+  readonly wanted?: () => boolean;
   /**
    * Told as the block's bytes decode, in order (decoders that can): `bytes` holds the block's
    * first `available` bytes, and later calls extend the same bytes. Reads of the start of a
