@@ -83,7 +83,8 @@ async function row(name: string, what: string, from: string, suffixes: readonly 
 export async function runArchiveExportBenchmark(selected: (name: string) => boolean): Promise<MeasuredResult[]> {
   const out: MeasuredResult[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-export-'));
-  setXzStreamDecoder(nodeXzPool((text) => process.stderr.write(`bench: ${text}\n`)));
+  const pool = nodeXzPool((text) => process.stderr.write(`bench: ${text}\n`));
+  setXzStreamDecoder(pool);
   try {
     if (selected(ARCHIVE_EXPORT_BENCH)) out.push(await row(ARCHIVE_EXPORT_BENCH, '4 xz volumes, as shipped', QA, SUFFIXES, dir));
     if (selected(ARCHIVE_EXPORT_PLAIN_BENCH)) {
@@ -100,6 +101,7 @@ export async function runArchiveExportBenchmark(selected: (name: string) => bool
     return out;
   } finally {
     setXzStreamDecoder(undefined);
+    pool.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

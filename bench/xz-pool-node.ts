@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { XzWorkerPool, xzPoolSize, type XzReply } from '../src/workers/xz-pool';
 
-/** A pool of worker_threads running dist/node/xz-pool-node-worker.js (next to bench.js). */
+/** A pool of worker_threads running dist/node/xz-pool-node-worker.js (next to bench.js);
+ *  close() it when done, or its workers keep the process alive until they idle out. */
 export function nodeXzPool(warn: (text: string) => void): XzWorkerPool {
   const script = join(dirname(process.argv[1] ?? '.'), 'xz-pool-node-worker.js');
   return new XzWorkerPool({
@@ -19,8 +20,6 @@ export function nodeXzPool(warn: (text: string) => void): XzWorkerPool {
       worker.on('exit', (code) => {
         if (code !== 0) events.fail(`the worker exited with status ${code}`);
       });
-      // Idle workers must not keep the benchmark alive (the pool ends them after a while).
-      worker.unref();
       return { post: (job) => worker.postMessage(job, [job.framed.buffer]), terminate: () => void worker.terminate() };
     },
   });

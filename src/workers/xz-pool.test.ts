@@ -212,6 +212,17 @@ describe('xz worker pool', () => {
     expect(await p).toEqual(Uint8Array.of(1, 2, 3, 4, 5, 6));
   });
 
+  it('hands back every decode and ends its workers when closed', async () => {
+    const { pool, workers } = fakePool(1);
+    const p = pool.decode(input(1), 1);
+    const q = pool.decode(input(2), 1);
+    pool.close();
+    expect(await rejection(p)).toBeInstanceOf(XzDecoderUnavailable);
+    expect(await rejection(q)).toBeInstanceOf(XzDecoderUnavailable);
+    expect(workers[0].terminated).toBe(true);
+    expect(pool.workerCount).toBe(0);
+  });
+
   it('ends idle workers and starts them again when needed', async () => {
     const workers: FakeWorker[] = [];
     const pool = new XzWorkerPool({ size: 2, idleMs: 1, warn: () => undefined, spawn: (events) => workers[workers.push(new FakeWorker(events)) - 1] });

@@ -233,6 +233,19 @@ export class XzWorkerPool implements XzStreamDecoder {
     for (const t of tasks) t.reject(error);
   }
 
+  /** Ends every worker; decodes queued or running are handed back (XzDecoderUnavailable). */
+  close(): void {
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    const tasks = [...this.slots.flatMap((s) => (s.task ? [s.task] : [])), ...this.demand, ...this.ahead];
+    this.broken ??= 'the xz decoding pool was closed';
+    this.demand.length = 0;
+    this.ahead.length = 0;
+    for (const s of this.slots.splice(0)) s.worker?.terminate();
+    const error = new XzDecoderUnavailable(this.broken);
+    for (const t of tasks) t.reject(error);
+  }
+
   /** Nothing to decode for a while: the workers end (the next decode starts them again). */
   private endIdle(): void {
     this.idleTimer = undefined;

@@ -19,6 +19,11 @@ export class ByteCache {
     return this.budget;
   }
 
+  /** How many of the newest entries are kept whatever their size. */
+  get keepCount(): number {
+    return this.keep;
+  }
+
   /** Changes the budget, dropping the least recently used entries beyond a smaller one. */
   resize(budgetBytes: number): void {
     this.budget = budgetBytes;

@@ -32,8 +32,8 @@ export interface Chunk {
 /**
  * Chunks decoded ahead and not read yet, per cache (key → bytes; `done` once in the cache):
  * together at most half the cache's budget, the other half being for what is read, except
- * that one chunk may always be ahead, however large: the cache always keeps its two newest
- * (ByteCache keep), the one read and the one ahead. Without this bound, decoding three 100 MB
+ * that one chunk may always be ahead, however large, in a cache that always keeps its two
+ * newest (ByteCache keep): the one read and the one ahead. Without this bound, decoding three 100 MB
  * volumes ahead into a 128 MiB cache evicted the one being read, to be decoded again.
  */
 type Ahead = Map<string, { bytes: number; done: boolean }>;
@@ -212,7 +212,8 @@ export abstract class ChunkedSource implements ByteSource {
       if ((this.cache.peek(key)?.length ?? 0) >= size || this.pending.has(i) || ahead.has(key)) continue;
       // Chunks decoded ahead share the cache with what is being read (see aheadUnread).
       const already = aheadBytes(this.cache, ahead);
-      if (already > 0 && (already + size) * READ_AHEAD_SHARE > this.cache.budgetBytes) break;
+      const fits = (already + size) * READ_AHEAD_SHARE <= this.cache.budgetBytes;
+      if (!fits && !(already === 0 && this.cache.keepCount >= 2)) break;
       const entry = { bytes: size, done: false };
       ahead.set(key, entry);
       // A failure is not lost: the chunk stays undecoded, and the read that needs it decodes
