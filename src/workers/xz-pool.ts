@@ -123,12 +123,15 @@ export class XzWorkerPool implements XzStreamDecoder {
     if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
     while (this.broken === undefined) {
-      // Decodes ahead leave one worker free for reads: at open, the first volume decoding
-      // ahead while the .meta and the last volume (the archive's end) decode for reads.
+      // Decodes ahead leave one worker (one core) free for reads and for the engine: at open,
+      // the first volume decoding ahead while the .meta and the last volume (the archive's
+      // end) decode for reads. One a read came to wait for while it ran still counts: the
+      // engine reads its first bytes as they come, and a second decode ahead beside it took
+      // the engine's core on 2 cores (no faster first chart).
       // A queued decode ahead that a read now waits for goes with the reads.
       const promoted = this.ahead.findIndex((t) => t.wanted());
       if (promoted >= 0) this.demand.push(...this.ahead.splice(promoted, 1));
-      const aheadRunning = this.slots.filter((s) => s.task?.ahead === true && !s.task.wanted()).length;
+      const aheadRunning = this.slots.filter((s) => s.task?.ahead === true).length;
       const queue = this.demand.length > 0 ? this.demand : aheadRunning < Math.max(1, this.size - 1) ? this.ahead : [];
       if (queue.length === 0) break;
       const slot = this.slots.find((s) => s.task === undefined) ?? this.start();
@@ -186,8 +189,6 @@ export class XzWorkerPool implements XzStreamDecoder {
         task.available = end;
         task.progress?.(out, end);
       }
-      // A read may have come to wait for this decode ahead: another may start now.
-      this.pump();
       return;
     }
     if ('done' in reply && task.available !== task.size) {
