@@ -102,7 +102,8 @@ describe('system xz decoder', () => {
     await src.read(0, src.size);
     expect(decoder.calls).toBe(src.blocks.length);
     await src.close();
-    // Not a block too big for a quarter of the cache: it would push out what is being read.
+    // Not a block too big for half the cache (one that keeps only its newest entry): it would
+    // push out what is being read.
     const calls = decoder.calls;
     src = await XzSource.open(await openFileSource(path), new ByteCache(4 * 1024 * 1024));
     await src.readAhead(0, src.size);

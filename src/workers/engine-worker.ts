@@ -1,9 +1,12 @@
-// Worker entry: exposes one EngineApi over Comlink. The only addition is transfer of buffers
-// the worker never reuses: a SeriesBlock's Float64Arrays (archive windows and live frames
-// alike) and a recorded archive's .tar move to the main thread instead of being copied.
+// Worker entry: exposes one EngineApi over Comlink. Additions: transfer of buffers the worker
+// never reuses (a SeriesBlock's Float64Arrays, archive windows and live frames alike, and a
+// recorded archive's .tar move to the main thread instead of being copied), and the pool of
+// nested workers that decodes .xz blocks off this thread (xz-pool.ts), whose giving up is
+// told in the warnings of the source being opened (and on the console).
 import { expose, transfer } from 'comlink';
+import { setXzStreamDecoder } from '../pcp-core/io/xz-decoder';
 import { EngineApi } from './engine-api';
-import type { LiveListener, RecordedArchive, SeriesBlock, SeriesRequest, SourceHandle } from './engine-types';
+import type { EngineError, LiveListener, ProgressFn, RecordedArchive, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
 import type { LiveWatchSpec } from './live-watch';
 import { blockBuffers } from './series-fetch';
 import type { ExportedArchive } from './archive-export';
@@ -15,7 +18,29 @@ function partBuffers(parts: readonly Uint8Array[]): ArrayBuffer[] {
   return [...out];
 }
 
+import { webXzWorker, xzPoolSize, XzWorkerPool } from './xz-pool';
+
+/** What the xz pool said since the last open, for that open's warnings. */
+const poolWarnings: EngineError[] = [];
+
+setXzStreamDecoder(
+  new XzWorkerPool({
+    size: xzPoolSize(navigator.hardwareConcurrency),
+    spawn: webXzWorker(() => new Worker(new URL('./xz-pool-worker.ts', import.meta.url), { type: 'module', name: 'pmdash xz decoder' })),
+    warn: (text) => {
+      console.warn(`pmdash: ${text}`);
+      poolWarnings.push({ code: 'ENOTSUP', message: text, context: 'xz decoding workers' });
+    },
+  }),
+);
+
 class WorkerEngine extends EngineApi {
+  override async open(spec: SourceSpec, progress?: ProgressFn): Promise<SourceSummary> {
+    const summary = await super.open(spec, progress);
+    const told = poolWarnings.splice(0);
+    return told.length > 0 ? { ...summary, warnings: [...summary.warnings, ...told] } : summary;
+  }
+
   override async fetchSeries(req: SeriesRequest): Promise<SeriesBlock> {
     const block = await super.fetchSeries(req);
     return transfer(block, blockBuffers(block));

@@ -45,8 +45,10 @@ export class Archive {
     private readonly open: OpenStoredFile,
     private readonly checkFeatures: boolean,
     firstVolume: ByteSource,
+    lastVolume: Promise<ByteSource | null> | undefined,
   ) {
     this.volumeCache.set(this.minVol, Promise.resolve(firstVolume));
+    if (lastVolume) this.volumeCache.set(this.maxVol, lastVolume);
   }
 
   get files(): ArchiveFiles {
@@ -117,6 +119,15 @@ export class Archive {
     }
     const format = logFormat(label.version);
     const labelOnlySize = format.labelSize;
+    // pmGetArchiveEnd, which follows every open in the engine, reads the end of the last
+    // volume: it is opened now and its end read (for .xz, its whole decode) while the
+    // metadata loads. Failures are not lost: the read of the end reports them.
+    let lastVolume: Promise<ByteSource | null> | undefined;
+    const maxVol = volumeNumbers[volumeNumbers.length - 1];
+    if (options.readAhead && maxVol !== minVol) {
+      lastVolume = Archive.openDataVolume(openFile, files.volumes.get(maxVol) as string, maxVol, checkFeatures, labelOnlySize);
+      void lastVolume.then((source) => source?.read(Math.max(0, source.size - 4), Math.min(4, source.size))).catch(() => undefined);
+    }
     const mismatch = (source: string, detail: string): never => {
       throw new DecodeError(PM_ERR_LABEL, source, 0, 'label', detail);
     };
@@ -146,7 +157,7 @@ export class Archive {
     if (ml.pid !== label.pid || ml.hostname !== label.hostname) mismatch(metaSource.name, `PID or host differs from the data volume's label`);
     await metaSource.close();
     if (indexSource) await indexSource.close();
-    return new Archive(files.name, files, label, format, index, volumeNumbers, metaCounts, metaEnd, open, checkFeatures, firstSource);
+    return new Archive(files.name, files, label, format, index, volumeNumbers, metaCounts, metaEnd, open, checkFeatures, firstSource, lastVolume);
   }
 
   /** Re-reads this archive's metadata into `meta` (libpcp reloads it on switching archives). */
@@ -174,11 +185,16 @@ export class Archive {
     return v;
   }
 
-  private async openVolume(vol: number, path: string): Promise<ByteSource | null> {
+  private openVolume(vol: number, path: string): Promise<ByteSource | null> {
+    return Archive.openDataVolume(this.open, path, vol, this.checkFeatures, this.format.labelSize);
+  }
+
+  /** Data volume `vol` at `path` with its label checked; null when the label is bad. */
+  private static async openDataVolume(open: OpenStoredFile, path: string, vol: number, checkFeatures: boolean, labelOnlySize: number): Promise<ByteSource | null> {
     let source: ByteSource | undefined;
     try {
-      source = await this.open(path);
-      await readLabel(source, { vol, checkFeatures: this.checkFeatures, labelOnlySize: this.format.labelSize });
+      source = await open(path);
+      await readLabel(source, { vol, checkFeatures, labelOnlySize });
       return source;
     } catch (e) {
       // A label cut short must not leave its file open for the garbage collector.

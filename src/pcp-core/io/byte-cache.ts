@@ -19,6 +19,11 @@ export class ByteCache {
     return this.budget;
   }
 
+  /** How many of the newest entries are kept whatever their size. */
+  get keepCount(): number {
+    return this.keep;
+  }
+
   /** Changes the budget, dropping the least recently used entries beyond a smaller one. */
   resize(budgetBytes: number): void {
     this.budget = budgetBytes;
@@ -32,6 +37,16 @@ export class ByteCache {
   /** Bytes held now. */
   get size(): number {
     return this.total;
+  }
+
+  /** The entry, without making it the most recently used. */
+  peek(key: string): Uint8Array | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Whether there is an entry for `key` (its recency unchanged). */
+  has(key: string): boolean {
+    return this.entries.has(key);
   }
 
   get(key: string): Uint8Array | undefined {

@@ -13,7 +13,7 @@ import type { ByteSource } from './byte-source';
 import type { XzBlock } from './xz-layout';
 import { XZ_MAGIC, pad4, xzCheckSize } from './xz-layout';
 import { crc32 } from './crc32';
-import { dropXzStreamDecoder, xzStreamDecoder, XzDecoderUnavailable } from './xz-decoder';
+import { dropXzStreamDecoder, xzStreamDecoder, XzDecoderUnavailable, type XzDecodeOptions } from './xz-decoder';
 export { setXzStreamDecoder, xzDecodesOffThread, XzDecoderUnavailable, type XzStreamDecoder } from './xz-decoder';
 import { PM_ERR_LOGREC, PM_ERR_NYI, PmError } from '../errors';
 
@@ -79,6 +79,52 @@ function loadXzWasm(): Promise<XzWasm | undefined> {
 const XZ_OK = 0;
 const XZ_STREAM_END = 1;
 
+/** Where decoded bytes go, in order: a Uint8Array, or pieces handed on as they fill (XzPieces). */
+interface XzOut {
+  readonly length: number;
+  set(bytes: Uint8Array, at: number): void;
+}
+
+/** First pieces of a block decoded in pieces, small so the first records come soon; then larger. */
+const FIRST_PIECE_BYTES = 1 << 20;
+const PIECE_BYTES = 8 << 20;
+const SMALL_PIECES_UNTIL = 8 << 20;
+
+/** An XzOut of `length` bytes handed on in pieces as each fills. */
+class XzPieces implements XzOut {
+  private piece: Uint8Array<ArrayBuffer>;
+  private pieceAt = 0;
+
+  constructor(
+    readonly length: number,
+    private readonly onPiece: (piece: Uint8Array<ArrayBuffer>, offset: number) => void,
+  ) {
+    this.piece = new Uint8Array(this.pieceSize(0));
+  }
+
+  private pieceSize(at: number): number {
+    return Math.min(at < SMALL_PIECES_UNTIL ? FIRST_PIECE_BYTES : PIECE_BYTES, this.length - at);
+  }
+
+  set(bytes: Uint8Array, at: number): void {
+    let from = 0;
+    while (from < bytes.length) {
+      const into = at + from - this.pieceAt;
+      const n = Math.min(bytes.length - from, this.piece.length - into);
+      this.piece.set(bytes.subarray(from, from + n), into);
+      from += n;
+      if (into + n === this.piece.length) {
+        // Taken before handing it on: a transferred piece reads as empty afterwards.
+        const full = this.piece;
+        const at = this.pieceAt;
+        this.pieceAt += full.length;
+        this.piece = new Uint8Array(this.pieceSize(this.pieceAt));
+        this.onPiece(full, at);
+      }
+    }
+  }
+}
+
 /**
  * Decodes the framed stream into `out` with the library's C API, exactly as its stream's
  * pull() drives it (input in buffer-sized pieces when the decoder has consumed the last,
@@ -86,7 +132,7 @@ const XZ_STREAM_END = 1;
  * `out`. Synchronous, so the context is created and destroyed with nothing in between.
  * Returns the number of bytes written; a prefix decode (not `full`) stops once `out` is full.
  */
-function decodeWithWasm(wasm: XzWasm, framed: Uint8Array, out: Uint8Array, full: boolean, tooMuch: () => never): number {
+function decodeWithWasm(wasm: XzWasm, framed: Uint8Array, out: XzOut, full: boolean, tooMuch: () => never): number {
   const want = out.length;
   const ptr = wasm.create_context();
   try {
@@ -229,8 +275,9 @@ function frameBlock(blockBytes: Uint8Array, checkType: number, unpaddedSize: num
 /**
  * Decodes block `block` of the .xz file `src`: its first `want` bytes (all of it by default).
  * The result is exactly `want` bytes; corrupt or cut data is PM_ERR_LOGREC naming the file.
+ * `options` go to the off-thread decoder for a whole block (XzDecodeOptions).
  */
-export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = block.uncompressedSize): Promise<Uint8Array> {
+export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = block.uncompressedSize, options: XzDecodeOptions = {}): Promise<Uint8Array> {
   const name = src.name;
   const stored = await src.read(block.offset, pad4(block.unpaddedSize));
   if (stored.length !== pad4(block.unpaddedSize)) throw blockError(name, block, 'block cut short');
@@ -248,7 +295,7 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
   const framed = frameBlock(blockBytes, checkType, unpadded, block.uncompressedSize);
   want = Math.min(want, block.uncompressedSize);
   const full = want === block.uncompressedSize;
-  const out = (full ? await decodeOffThread(name, block, framed) : undefined) ?? (await decodeHere(name, block, framed, want));
+  const out = (full ? await decodeOffThread(name, block, framed, options) : undefined) ?? (await decodeHere(name, block, framed, want));
   // WebCrypto exists in Node and in workers of secure contexts; elsewhere the check is skipped,
   // as liblzma skips checks it does not know.
   if (block.stream.checkType === CHECK_SHA256 && full && globalThis.crypto?.subtle) {
@@ -263,12 +310,12 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
  * The whole block, decoded by the registered off-thread decoder; undefined when there is none
  * (or it has just proved unavailable here), so the block is decoded on this thread instead.
  */
-async function decodeOffThread(name: string, block: XzBlock, framed: Uint8Array): Promise<Uint8Array<ArrayBuffer> | undefined> {
+async function decodeOffThread(name: string, block: XzBlock, framed: Uint8Array, options: XzDecodeOptions = {}): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const decoder = xzStreamDecoder();
   if (!decoder) return undefined;
   let bytes: Uint8Array<ArrayBuffer>;
   try {
-    bytes = await decoder.decode(framed, block.uncompressedSize);
+    bytes = await decoder.decode(framed, block.uncompressedSize, options);
   } catch (e) {
     if (!(e instanceof XzDecoderUnavailable)) throw blockError(name, block, e instanceof Error ? e.message : String(e));
     dropXzStreamDecoder(decoder);
@@ -278,34 +325,66 @@ async function decodeOffThread(name: string, block: XzBlock, framed: Uint8Array)
   return bytes;
 }
 
+/** Why a framed stream did not decode, in xz's words; the caller names the file and block. */
+export class XzDataError extends Error {}
+
+/**
+ * The first `want` bytes of a framed one-block stream (frameBlock) whose block holds `size`
+ * bytes, decoded on this thread (WebAssembly, else the library's stream). Damaged data rejects
+ * with XzDataError; a RangeError means WebAssembly cannot get memory here (not the data).
+ */
+async function decodeFramed(framed: Uint8Array, size: number, want: number): Promise<Uint8Array<ArrayBuffer>> {
+  const out = new Uint8Array(want);
+  await decodeFramedInto(framed, size, out);
+  return out;
+}
+
+/** decodeFramed into `out` (its length: the bytes wanted). */
+async function decodeFramedInto(framed: Uint8Array, size: number, out: XzOut): Promise<void> {
+  const want = out.length;
+  const full = want === size;
+  const tooMuch = (): never => {
+    throw new XzDataError('more data than its index says');
+  };
+  const wasm = await loadXzWasm();
+  let got: number;
+  try {
+    got = wasm ? decodeWithWasm(wasm, framed, out, full, tooMuch) : await decodeWithStream(framed, out, full, tooMuch);
+  } catch (e) {
+    if (e instanceof XzDataError) throw e;
+    const code = /error code (\d+)/.exec(String(e))?.[1];
+    throw new XzDataError(code ? (XZ_ERRORS[code] ?? `xz error ${code}`) : String(e));
+  }
+  if (got !== want) throw new XzDataError(`decoded ${got} bytes, the index says ${size}`);
+}
+
+/**
+ * A whole framed one-block stream of `size` decoded bytes, decoded on this thread: what a
+ * worker of an XzStreamDecoder pool runs (src/workers/xz-pool-worker.ts). Rejects as
+ * decodeFramed does.
+ */
+export function decodeXzFramed(framed: Uint8Array, size: number): Promise<Uint8Array<ArrayBuffer>> {
+  return decodeFramed(framed, size, size);
+}
+
+/**
+ * decodeXzFramed handing the bytes on in pieces as they are decoded (1 MiB pieces for the
+ * first 8 MiB, then 8 MiB), so a reader can start on the first records of a 100 MB volume
+ * long before the rest is decoded. Every piece is a buffer of its own (transferable).
+ */
+export function decodeXzFramedPieces(framed: Uint8Array, size: number, onPiece: (piece: Uint8Array<ArrayBuffer>, offset: number) => void): Promise<void> {
+  return decodeFramedInto(framed, size, new XzPieces(size, onPiece));
+}
+
 /** The first `want` bytes of the block, decoded on this thread (WebAssembly, else the stream). */
 async function decodeHere(name: string, block: XzBlock, framed: Uint8Array, want: number): Promise<Uint8Array<ArrayBuffer>> {
-  const full = want === block.uncompressedSize;
-  const out = new Uint8Array(want);
-  const tooMuch = (): never => {
-    throw blockError(name, block, 'more data than its index says');
-  };
-  let got: number;
-  let wasm: XzWasm | undefined;
   try {
-    wasm = await loadXzWasm();
+    return await decodeFramed(framed, block.uncompressedSize, want);
   } catch (e) {
-    if (!(e instanceof RangeError)) throw e;
-    return decodeWithoutWasm(name, block, framed, want, e);
+    if (e instanceof XzDataError) throw blockError(name, block, e.message);
+    if (e instanceof RangeError) return decodeWithoutWasm(name, block, framed, want, e);
+    throw e;
   }
-  if (wasm) {
-    try {
-      got = decodeWithWasm(wasm, framed, out, full, tooMuch);
-    } catch (e) {
-      if (e instanceof PmError) throw e;
-      const code = /error code (\d+)/.exec(String(e))?.[1];
-      throw blockError(name, block, code ? (XZ_ERRORS[code] ?? `xz error ${code}`) : String(e));
-    }
-  } else {
-    got = await decodeWithStream(framed, out, full, name, block, tooMuch);
-  }
-  if (got !== want) throw blockError(name, block, `decoded ${got} bytes, the index says ${block.uncompressedSize}`);
-  return out;
 }
 
 /**
@@ -320,7 +399,7 @@ async function decodeWithoutWasm(name: string, block: XzBlock, framed: Uint8Arra
 }
 
 /** The library's own stream (when its internals are not reachable): into `out`, bytes written. */
-async function decodeWithStream(framed: Uint8Array, out: Uint8Array, full: boolean, name: string, block: XzBlock, tooMuch: () => never): Promise<number> {
+async function decodeWithStream(framed: Uint8Array, out: XzOut, full: boolean, tooMuch: () => never): Promise<number> {
   const want = out.length;
   let got = 0;
   const XzReadableStream = await loadXz();
@@ -346,9 +425,9 @@ async function decodeWithStream(framed: Uint8Array, out: Uint8Array, full: boole
       }
     }
   } catch (e) {
-    if (e instanceof PmError) throw e;
+    if (e instanceof XzDataError) throw e;
     const code = /error code (\d+)/.exec(String(e))?.[1];
-    throw blockError(name, block, code ? (XZ_ERRORS[code] ?? `xz error ${code}`) : String(e));
+    throw new XzDataError(code ? (XZ_ERRORS[code] ?? `xz error ${code}`) : String(e));
   }
   return got;
 }

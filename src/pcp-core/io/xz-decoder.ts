@@ -1,5 +1,6 @@
 // The off-thread decoder of whole .xz blocks a host may register (the Node CLI: the system's
-// `xz`, src/node/xz-process.ts), kept apart from the decoders themselves (xz-block.ts) so a
+// `xz`, src/node/xz-process.ts; the browser's engine worker: a pool of Web Workers running
+// the WebAssembly decoder, src/workers/xz-pool.ts), kept apart from the decoders themselves (xz-block.ts) so a
 // host registers it at start-up without loading them: archives with no .xz file never do.
 
 /**
@@ -10,10 +11,25 @@
  * to the WebAssembly decoder.
  */
 export interface XzStreamDecoder {
-  decode(framed: Uint8Array, size: number): Promise<Uint8Array<ArrayBuffer>>;
+  decode(framed: Uint8Array, size: number, options?: XzDecodeOptions): Promise<Uint8Array<ArrayBuffer>>;
   /** Bytes of decoded blocks the shared cache should hold with this decoder: room to decode
    *  ahead (XzSource.readAhead). */
   readonly cacheBytes?: number;
+}
+
+/** What a decode is for, so a decoder with a queue can order its work. */
+export interface XzDecodeOptions {
+  /** Decoded ahead of the reads (ChunkedSource.readAhead): no read waits for it yet, so a
+   *  decoder may let decodes that a read waits for go first. */
+  readonly ahead?: boolean;
+  /** For a decode ahead: true once a read waits for it after all (it is then as urgent). */
+  readonly wanted?: () => boolean;
+  /**
+   * Told as the block's bytes decode, in order (decoders that can): `bytes` holds the block's
+   * first `available` bytes, and later calls extend the same bytes. Reads of the start of a
+   * 100 MB volume need not wait for all of it.
+   */
+  readonly progress?: (bytes: Uint8Array, available: number) => void;
 }
 
 /** Thrown by an XzStreamDecoder that cannot run here at all (e.g. no `xz` program). */

@@ -9,7 +9,7 @@ import { readXzLayout } from './xz-layout';
 import { decodeXzBlock } from './xz-block';
 import { xzDecodesOffThread, xzStreamDecoder } from './xz-decoder';
 import type { ByteCache } from './byte-cache';
-import { ChunkedSource, decodedChunkCache } from './chunked-source';
+import { ChunkedSource, decodedChunkCache, type ChunkDecodeOptions } from './chunked-source';
 
 /** Decoded xz blocks share the budget of every decoded chunk (chunked-source.ts). */
 export const xzBlockCache = decodedChunkCache;
@@ -44,8 +44,8 @@ export class XzSource extends ChunkedSource {
     return this.layout.padding;
   }
 
-  protected decodeChunk(i: number, want: number): Promise<Uint8Array> {
-    return decodeXzBlock(this.compressed, this.layout.blocks[i], want);
+  protected decodeChunk(i: number, want: number, options: ChunkDecodeOptions): Promise<Uint8Array> {
+    return decodeXzBlock(this.compressed, this.layout.blocks[i], want, options);
   }
 
   protected decodesOffThread(): boolean {

@@ -1,0 +1,22 @@
+// A pool worker's side of the engine's xz decoding pool (xz-pool.ts), apart from the pool so
+// the engine worker registers the pool without loading the decoder: the Web Worker entry
+// (xz-pool-worker.ts) and the export benchmark's worker_threads entry both answer with it.
+import { decodeXzFramed, decodeXzFramedPieces, XzDataError } from '../pcp-core/io/xz-block';
+import type { XzJob, XzReply } from './xz-pool';
+
+/**
+ * A pool worker's side of a job: the block decoded by the core's WebAssembly decoder on the
+ * worker's thread. Damaged data answers xz's words (the engine names the file and block);
+ * anything else (the decoder cannot load, WebAssembly gets no memory) answers `unavailable`.
+ * A job in pieces is answered piece by piece as they decode, then `done`.
+ */
+export async function answerXzJob(job: XzJob, answer: (reply: XzReply) => void): Promise<void> {
+  try {
+    if (job.pieces) {
+      await decodeXzFramedPieces(job.framed, job.size, (piece, offset) => answer({ id: job.id, piece, offset }));
+      answer({ id: job.id, done: true });
+    } else answer({ id: job.id, bytes: await decodeXzFramed(job.framed, job.size) });
+  } catch (e) {
+    answer({ id: job.id, error: e instanceof Error ? e.message : String(e), unavailable: !(e instanceof XzDataError) });
+  }
+}

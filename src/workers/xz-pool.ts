@@ -1,0 +1,271 @@
+// The browser's off-thread decoder of whole .xz blocks (pcp-core's XzStreamDecoder hook,
+// io/xz-decoder.ts): a small pool of dedicated workers started from the engine worker, each
+// running the core's WebAssembly decoder (xz-pool-worker.ts). A 100 MB pmlogger volume takes
+// the engine's thread about a second to decode; in the pool it decodes on another core while
+// the engine reads the volume before it, and the independent decodes of an open (the first
+// volume, the .meta, the last volume for the archive's end) run side by side.
+//
+// The platform is injected (`spawn`): Web Workers in the browser, worker_threads in the
+// export benchmark, fakes in the tests. Decodes a read waits for go before decodes ahead.
+// A worker that dies has its decode retried once on a new one; a pool that cannot decode at
+// all (no worker starts, a second failure, no WebAssembly memory in the worker) says why
+// through `warn` and rejects with XzDecoderUnavailable, so the core decodes on the engine's
+// thread from then on, as it did before the pool.
+import { XzDecoderUnavailable, type XzDecodeOptions, type XzStreamDecoder } from '../pcp-core/io/xz-decoder';
+
+/** One decode sent to a pool worker: a framed one-block stream and its decoded size;
+ *  `pieces`: answer in pieces as they decode, then `done`. */
+export interface XzJob {
+  readonly id: number;
+  readonly framed: Uint8Array<ArrayBuffer>;
+  readonly size: number;
+  readonly pieces: boolean;
+}
+
+/** A pool worker's answers: the decoded bytes (whole, or pieces then done), or why not
+ *  (`unavailable`: not the data's fault). */
+export type XzReply =
+  | { readonly id: number; readonly bytes: Uint8Array<ArrayBuffer> }
+  | { readonly id: number; readonly piece: Uint8Array<ArrayBuffer>; readonly offset: number }
+  | { readonly id: number; readonly done: true }
+  | { readonly id: number; readonly error: string; readonly unavailable: boolean };
+
+/** The buffers a reply may transfer. */
+export function replyBuffers(reply: XzReply): ArrayBuffer[] {
+  return 'bytes' in reply ? [reply.bytes.buffer] : 'piece' in reply ? [reply.piece.buffer] : [];
+}
+
+/** One worker as the pool drives it. `post` may transfer the job's buffer. */
+export interface XzPoolWorker {
+  post(job: XzJob): void;
+  terminate(): void;
+}
+
+/** What a worker tells the pool: an answer, or that it failed (died, could not load). */
+export interface XzPoolWorkerEvents {
+  reply(reply: XzReply): void;
+  fail(reason: string): void;
+}
+
+/** Starts one worker; throws when none can start here (no nested workers, a CSP refusal). */
+export type SpawnXzWorker = (events: XzPoolWorkerEvents) => XzPoolWorker;
+
+export interface XzPoolOptions {
+  /** Workers at most (started as decodes queue up, not before). */
+  readonly size: number;
+  readonly spawn: SpawnXzWorker;
+  /** Told once, in words, why the pool gave up (and decoding went back to the engine's thread). */
+  readonly warn: (text: string) => void;
+  /** Idle workers end after this long (their WebAssembly memory goes with them); default 30 s. */
+  readonly idleMs?: number;
+}
+
+/** Workers for `cores` (navigator.hardwareConcurrency): one per core, at least 2, at most 8. */
+export function xzPoolSize(cores: number | undefined): number {
+  return Math.min(8, Math.max(2, Math.floor(cores ?? 0)));
+}
+
+interface Task {
+  readonly id: number;
+  readonly framed: Uint8Array;
+  readonly size: number;
+  readonly progress: ((bytes: Uint8Array, available: number) => void) | undefined;
+  /** Queued as a decode ahead (a retry keeps it, though it then queues with the reads). */
+  readonly ahead: boolean;
+  /** A decode ahead that a read now waits for. */
+  readonly wanted: () => boolean;
+  readonly resolve: (bytes: Uint8Array<ArrayBuffer>) => void;
+  readonly reject: (e: Error) => void;
+  tries: number;
+  /** A decode in pieces: the bytes assembled here, and how many are there. */
+  out?: Uint8Array<ArrayBuffer>;
+  available: number;
+}
+
+interface Slot {
+  worker: XzPoolWorker | undefined;
+  task: Task | undefined;
+}
+
+/** A worker's decode fails this often (it dies each time) before the pool gives up. */
+const TRIES = 2;
+
+export class XzWorkerPool implements XzStreamDecoder {
+  /** Decodes a read waits for, then decodes ahead; each in the order asked. */
+  private readonly demand: Task[] = [];
+  private readonly ahead: Task[] = [];
+  private readonly slots: Slot[] = [];
+  private size: number;
+  private nextId = 1;
+  private broken: string | undefined;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly options: XzPoolOptions) {
+    this.size = Math.max(1, options.size);
+  }
+
+  /** Workers running now (for tests and diagnostics). */
+  get workerCount(): number {
+    return this.slots.length;
+  }
+
+  decode(framed: Uint8Array, size: number, options?: XzDecodeOptions): Promise<Uint8Array<ArrayBuffer>> {
+    if (this.broken !== undefined) return Promise.reject(new XzDecoderUnavailable(this.broken));
+    return new Promise((resolve, reject) => {
+      const task: Task = { id: this.nextId++, framed, size, progress: options?.progress, ahead: options?.ahead === true, wanted: options?.wanted ?? (() => false), resolve, reject, tries: 0, available: 0 };
+      (options?.ahead ? this.ahead : this.demand).push(task);
+      this.pump();
+    });
+  }
+
+  /** Hands queued decodes to free workers, starting workers up to the pool's size. */
+  private pump(): void {
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    while (this.broken === undefined) {
+      // Decodes ahead leave one worker (one core) free for reads and for the engine: at open,
+      // the first volume decoding ahead while the .meta and the last volume (the archive's
+      // end) decode for reads. One a read came to wait for while it ran still counts: the
+      // engine reads its first bytes as they come, and a second decode ahead beside it took
+      // the engine's core on 2 cores (no faster first chart).
+      // A queued decode ahead that a read now waits for goes with the reads.
+      const promoted = this.ahead.findIndex((t) => t.wanted());
+      if (promoted >= 0) this.demand.push(...this.ahead.splice(promoted, 1));
+      const aheadRunning = this.slots.filter((s) => s.task?.ahead === true).length;
+      const queue = this.demand.length > 0 ? this.demand : aheadRunning < Math.max(1, this.size - 1) ? this.ahead : [];
+      if (queue.length === 0) break;
+      const slot = this.slots.find((s) => s.task === undefined) ?? this.start();
+      if (!slot?.worker) break;
+      const task = queue.shift() as Task;
+      slot.task = task;
+      task.tries++;
+      // The worker gets a copy: the caller keeps its bytes, to decode them itself should the
+      // pool give up (XzDecoderUnavailable), and a retry needs them again.
+      // Pieces when someone is told the progress: the first records are then read before the
+      // rest of the block is decoded, for one more copy of the bytes on this thread.
+      slot.worker.post({ id: task.id, framed: task.framed.slice(), size: task.size, pieces: task.progress !== undefined });
+    }
+    if (this.broken === undefined && this.slots.length > 0 && this.slots.every((s) => s.task === undefined)) {
+      this.idleTimer = setTimeout(() => this.endIdle(), this.options.idleMs ?? 30_000);
+    }
+  }
+
+  /** A new worker, when the pool may have one more; undefined otherwise. */
+  private start(): Slot | undefined {
+    if (this.slots.length >= this.size) return undefined;
+    const slot: Slot = { worker: undefined, task: undefined };
+    try {
+      slot.worker = this.options.spawn({ reply: (r) => this.answered(slot, r), fail: (reason) => this.failed(slot, reason) });
+    } catch (e) {
+      const reason = `cannot start an xz decoding worker (${e instanceof Error ? e.message : String(e)})`;
+      if (this.slots.length === 0) this.giveUp(reason);
+      else {
+        // Fewer workers than cores: the ones running carry on.
+        this.size = this.slots.length;
+        this.options.warn(`${reason}; decoding .xz with ${this.size} worker(s)`);
+      }
+      return undefined;
+    }
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private answered(slot: Slot, reply: XzReply): void {
+    const task = slot.task;
+    if (!task || task.id !== reply.id) {
+      this.failed(slot, `answered decode ${reply.id}, not the one it was given (${task?.id ?? 'none'})`);
+      return;
+    }
+    if ('piece' in reply) {
+      const out = (task.out ??= new Uint8Array(task.size));
+      const end = reply.offset + reply.piece.length;
+      if (end > task.size) {
+        this.failed(slot, `answered ${end} bytes of a block of ${task.size}`);
+        return;
+      }
+      out.set(reply.piece, reply.offset);
+      // A retry sends the same bytes again from the start: progress only ever grows.
+      if (end > task.available) {
+        task.available = end;
+        task.progress?.(out, end);
+      }
+      return;
+    }
+    if ('done' in reply && task.available !== task.size) {
+      this.failed(slot, `ended a decode at ${task.available} of ${task.size} bytes`);
+      return;
+    }
+    slot.task = undefined;
+    if ('done' in reply) task.resolve(task.out ?? new Uint8Array(0));
+    else if ('bytes' in reply) task.resolve(reply.bytes);
+    else if (reply.unavailable) {
+      this.giveUp(`the xz decoding worker cannot decode here (${reply.error})`, task);
+      return;
+    } else task.reject(new Error(reply.error));
+    this.pump();
+  }
+
+  /** A worker died or could not load: it goes; its decode is tried again on a new one, once. */
+  private failed(slot: Slot, reason: string): void {
+    const at = this.slots.indexOf(slot);
+    if (at < 0) return;
+    this.slots.splice(at, 1);
+    slot.worker?.terminate();
+    const task = slot.task;
+    slot.task = undefined;
+    if (task && task.tries >= TRIES) {
+      this.giveUp(`the xz decoding worker failed ${task.tries} times (${reason})`, task);
+      return;
+    }
+    if (task) this.demand.unshift(task);
+    this.pump();
+  }
+
+  /** No decoding in the pool from now on: every decode, queued or running, is handed back. */
+  private giveUp(reason: string, first?: Task): void {
+    if (this.broken !== undefined) return;
+    this.broken = reason;
+    this.options.warn(`${reason}; decoding .xz on the engine's thread instead`);
+    const error = new XzDecoderUnavailable(reason);
+    const tasks = [...(first ? [first] : []), ...this.slots.flatMap((s) => (s.task ? [s.task] : [])), ...this.demand, ...this.ahead];
+    this.demand.length = 0;
+    this.ahead.length = 0;
+    for (const s of this.slots.splice(0)) s.worker?.terminate();
+    for (const t of tasks) t.reject(error);
+  }
+
+  /** Ends every worker; decodes queued or running are handed back (XzDecoderUnavailable). */
+  close(): void {
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    const tasks = [...this.slots.flatMap((s) => (s.task ? [s.task] : [])), ...this.demand, ...this.ahead];
+    this.broken ??= 'the xz decoding pool was closed';
+    this.demand.length = 0;
+    this.ahead.length = 0;
+    for (const s of this.slots.splice(0)) s.worker?.terminate();
+    const error = new XzDecoderUnavailable(this.broken);
+    for (const t of tasks) t.reject(error);
+  }
+
+  /** Nothing to decode for a while: the workers end (the next decode starts them again). */
+  private endIdle(): void {
+    this.idleTimer = undefined;
+    if (this.slots.some((s) => s.task !== undefined)) return;
+    for (const s of this.slots.splice(0)) s.worker?.terminate();
+  }
+}
+
+/** The pool's side of a Web Worker (its script: xz-pool-worker.ts); buffers are transferred. */
+export function webXzWorker(make: () => Worker): SpawnXzWorker {
+  return (events) => {
+    const worker = make();
+    worker.onmessage = (e: MessageEvent<XzReply>) => events.reply(e.data);
+    worker.onerror = (e: ErrorEvent) => {
+      // Handled here: the pool names it in its warning when it gives up.
+      e.preventDefault();
+      events.fail(e.message || 'the worker could not load or ended with an error');
+    };
+    worker.onmessageerror = () => events.fail('an answer could not be read');
+    return { post: (job) => worker.postMessage(job, [job.framed.buffer]), terminate: () => worker.terminate() };
+  };
+}
