@@ -125,9 +125,34 @@ export class Archive {
     let lastVolume: Promise<ByteSource | null> | undefined;
     const maxVol = volumeNumbers[volumeNumbers.length - 1];
     if (options.readAhead && maxVol !== minVol) {
-      lastVolume = Archive.openDataVolume(openFile, files.volumes.get(maxVol) as string, maxVol, checkFeatures, labelOnlySize);
+      // Opened with `open`, not `openFile`: its open may finish after a failure below, which
+      // then closes it itself (Archive.open's clean-up would already have run).
+      lastVolume = Archive.openDataVolume(open, files.volumes.get(maxVol) as string, maxVol, checkFeatures, labelOnlySize);
       void lastVolume.then((source) => source?.read(Math.max(0, source.size - 4), Math.min(4, source.size))).catch(() => undefined);
     }
+    try {
+      return await Archive.openRest(files, openFile, open, meta, checkFeatures, volumeNumbers, label, firstSource, lastVolume, options);
+    } catch (e) {
+      await lastVolume?.then((source) => source?.close()).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** Steps 2-6 of openFiles: index and metadata labels, metadata and index loaded. */
+  private static async openRest(
+    files: ArchiveFiles,
+    openFile: OpenStoredFile,
+    open: OpenStoredFile,
+    meta: ArchiveMetadata,
+    checkFeatures: boolean,
+    volumeNumbers: number[],
+    label: Awaited<ReturnType<typeof readLabel>>,
+    firstSource: ByteSource,
+    lastVolume: Promise<ByteSource | null> | undefined,
+    options: ArchiveOpenOptions,
+  ): Promise<Archive> {
+    const format = logFormat(label.version);
+    const labelOnlySize = format.labelSize;
     const mismatch = (source: string, detail: string): never => {
       throw new DecodeError(PM_ERR_LABEL, source, 0, 'label', detail);
     };
