@@ -130,7 +130,7 @@ test('a dropped folder pmlogger writes in is followed, into the next archive pml
       // Every other step back from the end: the second archive, the gap between, the first's end.
       if (steps % 2 === 0) {
         const want = pmvalAt(dir, 'kernel.all.load', (at - start) / 1000, interval, '1 minute');
-        const got = expect.poll(() => legendNumber(load, '1 min'), { message: `at ${new Date(at).toISOString()}` });
+        const got = expect.poll(() => legendNumber(load, '1 min'), { message: `at ${new Date(at).toISOString()} step ${steps} secondStart ${new Date(secondStart).toISOString()} firstEnd ${new Date(firstEnd).toISOString()} end ${new Date(end).toISOString()}` });
         if (Number.isNaN(want)) await got.toBeNaN();
         else await got.toBeCloseTo(want, 4);
         checked.push(at);

@@ -48,7 +48,10 @@ export class Archive {
     lastVolume: Promise<ByteSource | null> | undefined,
   ) {
     this.volumeCache.set(this.minVol, Promise.resolve(firstVolume));
-    if (lastVolume) this.volumeCache.set(this.maxVol, lastVolume);
+    // A last volume whose label was still being written when it was opened ahead (pmlogger
+    // just began it) is opened again at first use, as it would have been without the read ahead.
+    const maxVol = this.maxVol;
+    if (lastVolume) this.volumeCache.set(maxVol, lastVolume.then((source) => source ?? this.openVolume(maxVol, this.files.volumes.get(maxVol) as string)));
   }
 
   get files(): ArchiveFiles {
