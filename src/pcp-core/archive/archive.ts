@@ -25,6 +25,18 @@ export interface ArchiveOpenOptions {
   readonly readAhead?: boolean;
 }
 
+/** What Archive.open's steps share. */
+interface OpenArgs {
+  readonly files: ArchiveFiles;
+  /** Opens a file that a failed open closes again. */
+  readonly openFile: OpenStoredFile;
+  readonly open: OpenStoredFile;
+  readonly meta: ArchiveMetadata;
+  readonly checkFeatures: boolean;
+  readonly volumeNumbers: number[];
+  readonly options: ArchiveOpenOptions;
+}
+
 export class Archive {
   /** Data volumes by number; null once a volume failed to open (libpcp skips it). */
   private readonly volumeCache = new Map<number, Promise<ByteSource | null>>();
@@ -94,23 +106,15 @@ export class Archive {
       return source;
     };
     try {
-      return await Archive.openFiles(files, openFile, open, meta, checkFeatures, volumeNumbers, minVol, options);
+      return await Archive.openFiles({ files, openFile, open, meta, checkFeatures, volumeNumbers, options }, minVol);
     } catch (e) {
       await Promise.allSettled(opened.map((s) => s.close()));
       throw e;
     }
   }
 
-  private static async openFiles(
-    files: ArchiveFiles,
-    openFile: OpenStoredFile,
-    open: OpenStoredFile,
-    meta: ArchiveMetadata,
-    checkFeatures: boolean,
-    volumeNumbers: number[],
-    minVol: number,
-    options: ArchiveOpenOptions,
-  ): Promise<Archive> {
+  private static async openFiles(args: OpenArgs, minVol: number): Promise<Archive> {
+    const { files, openFile, open, checkFeatures, volumeNumbers, options } = args;
     // 1. The lowest volume's label is the archive's label.
     const firstSource = await openFile(files.volumes.get(minVol) as string);
     const label = await readLabel(firstSource, { vol: minVol, checkFeatures });
@@ -134,7 +138,7 @@ export class Archive {
       void lastVolume.then((source) => source?.read(Math.max(0, source.size - 4), Math.min(4, source.size))).catch(() => undefined);
     }
     try {
-      return await Archive.openRest(files, openFile, open, meta, checkFeatures, volumeNumbers, label, firstSource, lastVolume, options);
+      return await Archive.openRest(args, label, firstSource, lastVolume);
     } catch (e) {
       await lastVolume?.then((source) => source?.close()).catch(() => undefined);
       throw e;
@@ -142,18 +146,8 @@ export class Archive {
   }
 
   /** Steps 2-6 of openFiles: index and metadata labels, metadata and index loaded. */
-  private static async openRest(
-    files: ArchiveFiles,
-    openFile: OpenStoredFile,
-    open: OpenStoredFile,
-    meta: ArchiveMetadata,
-    checkFeatures: boolean,
-    volumeNumbers: number[],
-    label: Awaited<ReturnType<typeof readLabel>>,
-    firstSource: ByteSource,
-    lastVolume: Promise<ByteSource | null> | undefined,
-    options: ArchiveOpenOptions,
-  ): Promise<Archive> {
+  private static async openRest(args: OpenArgs, label: ArchiveLabel, firstSource: ByteSource, lastVolume: Promise<ByteSource | null> | undefined): Promise<Archive> {
+    const { files, openFile, open, meta, checkFeatures, volumeNumbers, options } = args;
     const format = logFormat(label.version);
     const labelOnlySize = format.labelSize;
     const mismatch = (source: string, detail: string): never => {
