@@ -132,6 +132,14 @@ export class InterpEngine {
     }
   }
 
+  /**
+   * A followed archive grew (ReplaySession.grown): a forward search that met the old end
+   * learned "nothing after t" (t_last, giveUpForw); records now lie past it, so that is forgotten.
+   */
+  forgetEnd(): void {
+    for (const mc of this.controls.values()) mc.tLast.fill(-1);
+  }
+
   private control(pmid: number): MetricControl {
     let mc = this.controls.get(pmid);
     if (!mc) {
