@@ -215,7 +215,6 @@ export class ReplaySession {
   grown(archive: number, fromVol: number): void {
     this.cursor.forgetVolumes(archive, fromVol);
     this.interp.forgetEnd();
-    this.interp.resetBounds(this.originTs);
   }
 
   /** pmAddProfile / pmDelProfile (the context's profile, libpcp 6.0.3 semantics). */
