@@ -161,7 +161,11 @@ describe('EngineApi.follow of a folder', () => {
         .sort((a, b) => order(a) - order(b))
         .map((f) => ({ name: f, bytes: readFileSync(join(src, f)) }))
         .filter((f) => sizes.get(f.name) !== f.bytes.length);
-      for (const f of read.reverse()) {
+      // Written metadata first, index last (each written earlier covers what a later one
+      // refers to), volumes in their order: one is whole before the next appears, as pmlogger
+      // writes them.
+      const vol = (f: string): number => (/\.\d+$/.test(f) ? Number(f.slice(f.lastIndexOf('.') + 1)) : -1);
+      for (const f of read.reverse().sort((a, b) => order(b.name) - order(a.name) || vol(a.name) - vol(b.name))) {
         writeFileSync(join(dir, f.name), f.bytes);
         sizes.set(f.name, f.bytes.length);
         await new Promise((r) => setTimeout(r, 150));
