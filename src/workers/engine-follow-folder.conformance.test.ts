@@ -144,4 +144,87 @@ describe('EngineApi.follow of a folder', () => {
     expect(ours.slice(-2).every((v) => !Number.isNaN(v))).toBe(true);
     await api.close(summary.handle);
   });
+  it('reads on past an end a window met before the archive grew: charts at the end of a folder copied file by file, then pmval -a DIR', { timeout: 120_000 }, async () => {
+    // The folder is a copy kept up with pmlogger's directory file by file (as the page's e2e
+    // copies into OPFS): each follow may see a volume ahead of its index. Charts at the end ask
+    // for windows reaching past the end, where interpolation learns that nothing lies after
+    // (libpcp's t_last); once the archive has grown, that must not hide the records past it.
+    first = await startPmlogger({ name: 'first', samplesPerVolume: 6, minSamples: 3 });
+    const src = first.dir;
+    stage = mkdtempSync(join(tmpdir(), 'pmdash-folder-'));
+    const dir = stage;
+    const sizes = new Map<string, number>();
+    const copy = async (): Promise<void> => {
+      const order = (f: string): number => (f.endsWith('.index') ? 0 : f.endsWith('.meta') ? 2 : 1);
+      const read = readdirSync(src)
+        .filter((f) => /\.(meta|index|\d+)$/.test(f))
+        .sort((a, b) => order(a) - order(b))
+        .map((f) => ({ name: f, bytes: readFileSync(join(src, f)) }))
+        .filter((f) => sizes.get(f.name) !== f.bytes.length);
+      // Written metadata first, index last (each written earlier covers what a later one
+      // refers to), volumes in their order: one is whole before the next appears, as pmlogger
+      // writes them.
+      const vol = (f: string): number => (/\.\d+$/.test(f) ? Number(f.slice(f.lastIndexOf('.') + 1)) : -1);
+      for (const f of read.reverse().sort((a, b) => order(b.name) - order(a.name) || vol(a.name) - vol(b.name))) {
+        writeFileSync(join(dir, f.name), f.bytes);
+        sizes.set(f.name, f.bytes.length);
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    };
+    await copy();
+    let copying = true;
+    const copier = (async () => {
+      while (copying) {
+        await copy();
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    })();
+    try {
+      const top = basename(dir);
+      const api = new EngineApi();
+      const files = readdirSync(dir)
+        .filter((f) => /\.(meta|index|\d+)$/.test(f))
+        .map((f) => ({ path: `${top}/${f}`, file: new File([readFileSync(join(dir, f))], f) }));
+      const summary = await api.open({ kind: 'files', files, archives: [`${top}/first`], folder: folderOf(dir) });
+      const plots = [{ metric: 'kernel.all.load', instances: { kind: 'list' as const, names: ['1 minute'] } }];
+      // A chart's padded window at the end: a second on the grid past the last point inside it.
+      const atEnd = async (endMs: number): Promise<void> => {
+        const t1 = summary.startMs + Math.floor((endMs - summary.startMs) / 1000 - 0.5) * 1000;
+        await api.fetchSeries({ handle: summary.handle, plots, t0Ms: t1 - 3000, t1Ms: t1 + 1000, stepMs: 1000, rate: true });
+      };
+      const followFor = async (looks: number): Promise<number> => {
+        let endMs = summary.endMs;
+        for (let i = 0; i < looks; i++) {
+          await new Promise((r) => setTimeout(r, 1000));
+          endMs = (await api.follow(summary.handle))?.endMs ?? endMs;
+          await atEnd(endMs);
+        }
+        return endMs;
+      };
+      await followFor(4);
+      await first.stop();
+      second = await startPmlogger({ dir: src, name: 'second', samplesPerVolume: 6, minSamples: 1 });
+      await followFor(8);
+      await second.stop();
+      copying = false;
+      await copier;
+      await copy();
+      const followed = await api.follow(summary.handle);
+      expect(followed?.archives).toEqual(['first', 'second']);
+      const endMs = followed?.endMs ?? NaN;
+      const rows = Math.floor((endMs - summary.startMs) / 1000);
+      const block = await api.fetchSeries({ handle: summary.handle, plots, t0Ms: summary.startMs + 1000, t1Ms: summary.startMs + rows * 1000, stepMs: 1000, rate: true });
+      const ours = [...(block.columns[0]?.values ?? [])];
+      const want = pmvalLoad(dir, 1, rows);
+      expect(ours).toHaveLength(rows);
+      ours.forEach((v, i) => (Number.isNaN(want[i]) ? expect(v, `row ${i}`).toBeNaN() : expect(v, `row ${i}`).toBeCloseTo(want[i] ?? NaN, 5)));
+      // The second archive's rows were compared: three before the last have values (the last
+      // may lie after the last sample, where pmval has none either).
+      expect(ours.slice(-4, -1).every((v) => !Number.isNaN(v))).toBe(true);
+      await api.close(summary.handle);
+    } finally {
+      copying = false;
+      await copier.catch(() => undefined);
+    }
+  });
 });

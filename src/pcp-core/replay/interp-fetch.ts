@@ -132,6 +132,19 @@ export class InterpEngine {
     }
   }
 
+  /**
+   * A followed archive grew (ReplaySession.grown): what was learned at the old end is
+   * forgotten: "nothing after t" (t_last, giveUpForw), records now lying past it, and the
+   * bounds found there (a <mark> at an end that has moved, the last record of an archive
+   * whose later writes arrived after a new one joined).
+   */
+  forgetEnd(): void {
+    for (const mc of this.controls.values()) {
+      mc.tLast.fill(-1);
+      for (let i = 0; i < mc.size; i++) mc.resetBounds(i);
+    }
+  }
+
   private control(pmid: number): MetricControl {
     let mc = this.controls.get(pmid);
     if (!mc) {

@@ -210,11 +210,11 @@ export class ReplaySession {
   /**
    * A followed archive grew (context/archive-replay-source.ts follow): the cursor reads its
    * volumes from `fromVol` on afresh and finds the end again, and interpolation forgets what
-   * it learned at the old end (no later record, an instance not seen again).
+   * it learned at the old end (no later record, an instance not seen again: t_last).
    */
   grown(archive: number, fromVol: number): void {
     this.cursor.forgetVolumes(archive, fromVol);
-    this.interp.resetBounds(this.originTs);
+    this.interp.forgetEnd();
   }
 
   /** pmAddProfile / pmDelProfile (the context's profile, libpcp 6.0.3 semantics). */
