@@ -37,6 +37,17 @@ function folderOf(dir: string): FolderHandle {
   };
 }
 
+/** The engine over folder `dir` as a drop gives it: its archive files, and the folder to list again. */
+async function openFolder(dir: string) {
+  const top = basename(dir);
+  const api = new EngineApi();
+  const files = readdirSync(dir)
+    .filter((f) => /\.(meta|index|\d+)$/.test(f))
+    .map((f) => ({ path: `${top}/${f}`, file: new File([readFileSync(join(dir, f))], f) }));
+  const summary = await api.open({ kind: 'files', files, archives: [`${top}/first`], folder: folderOf(dir) });
+  return { api, summary, top };
+}
+
 /** pmval's "1 minute" load average every `stepSec` from `offsetSec` after the set's start, NaN for no value. */
 function pmvalLoad(archive: string, offsetSec: number, samples: number, stepSec = 1): number[] {
   const out = execFileSync('pmval', ['-z', '-f', '6', '-a', archive, '-S', `+${offsetSec}`, '-t', String(stepSec), '-s', String(samples), '-i', '"1 minute"', 'kernel.all.load'], { encoding: 'utf8' });
@@ -60,12 +71,7 @@ describe('EngineApi.follow of a folder', () => {
   it('reads a folder again: the archive a second pmlogger run starts there joins, series across the join are pmval -a DIR', { timeout: 120_000 }, async () => {
     first = await startPmlogger({ name: 'first', samplesPerVolume: 3, minSamples: 4 });
     const dir = first.dir;
-    const top = basename(dir);
-    const api = new EngineApi();
-    const files = readdirSync(dir)
-      .filter((f) => /\.(meta|index|\d+)$/.test(f))
-      .map((f) => ({ path: `${top}/${f}`, file: new File([readFileSync(join(dir, f))], f) }));
-    const summary = await api.open({ kind: 'files', files, archives: [`${top}/first`], folder: folderOf(dir) });
+    const { api, summary } = await openFolder(dir);
     expect(summary.followable).toBe(true);
     expect(summary.archives).toEqual(['first']);
 
@@ -180,12 +186,7 @@ describe('EngineApi.follow of a folder', () => {
       }
     })();
     try {
-      const top = basename(dir);
-      const api = new EngineApi();
-      const files = readdirSync(dir)
-        .filter((f) => /\.(meta|index|\d+)$/.test(f))
-        .map((f) => ({ path: `${top}/${f}`, file: new File([readFileSync(join(dir, f))], f) }));
-      const summary = await api.open({ kind: 'files', files, archives: [`${top}/first`], folder: folderOf(dir) });
+      const { api, summary } = await openFolder(dir);
       const plots = [{ metric: 'kernel.all.load', instances: { kind: 'list' as const, names: ['1 minute'] } }];
       // A chart's padded window at the end: a second on the grid past the last point inside it.
       const atEnd = async (endMs: number): Promise<void> => {
