@@ -8,6 +8,7 @@ import type { FileSet } from '../pcp-core/io/file-set';
 import { ListedFileSet } from '../pcp-core/io/listed-file-set';
 import { ReadAheadSource } from '../pcp-core/io/read-ahead-source';
 import { checkRead } from '../pcp-core/io/read-args';
+import { readBlobRange } from '../pcp-core/io/blob-source';
 import { EIO, PmError } from '../pcp-core/errors';
 
 /** The part of a FileSystemFileHandle read here (a real one fits; tests pass their own). */
@@ -61,11 +62,7 @@ class FolderFileSource implements ByteSource {
         throw new PmError(EIO, undefined, `${this.name} (${e instanceof Error ? e.message : 'cannot be read'})`);
       }
       if (this.file.size < end) throw new PmError(EIO, undefined, `${this.name} (shrank to ${this.file.size} bytes from ${this.size} while being read)`);
-      try {
-        return new Uint8Array(await this.file.slice(start, end).arrayBuffer());
-      } catch (e) {
-        throw new PmError(EIO, undefined, `${this.name} (${e instanceof Error ? e.message : 'cannot be read'})`);
-      }
+      return readBlobRange(this.name, this.file, start, end);
     }
   }
 

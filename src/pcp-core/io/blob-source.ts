@@ -4,6 +4,16 @@ import type { ByteSource } from './byte-source';
 import { checkRead } from './read-args';
 import { EIO, PmError } from '../errors';
 
+/** Bytes [start, end) of `blob`; a refused read (NotReadableError: the file changed or
+ *  vanished on disk after it was picked) is EIO naming the file. */
+export async function readBlobRange(name: string, blob: Blob, start: number, end: number): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await blob.slice(start, end).arrayBuffer());
+  } catch (e) {
+    throw new PmError(EIO, undefined, `${name} (${e instanceof Error ? e.message : 'cannot be read'})`);
+  }
+}
+
 export class BlobSource implements ByteSource {
   readonly size: number;
   private closed = false;
@@ -20,12 +30,7 @@ export class BlobSource implements ByteSource {
     checkRead(this.name, offset, length, this.closed);
     const start = Math.min(offset, this.size);
     const end = Math.min(start + length, this.size);
-    try {
-      return new Uint8Array(await this.blob.slice(start, end).arrayBuffer());
-    } catch (e) {
-      // NotReadableError: the file changed or vanished on disk after it was picked.
-      throw new PmError(EIO, undefined, `${this.name} (${e instanceof Error ? e.message : 'cannot be read'})`);
-    }
+    return readBlobRange(this.name, this.blob, start, end);
   }
 
   close(): Promise<void> {
