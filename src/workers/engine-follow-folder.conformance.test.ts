@@ -150,6 +150,42 @@ describe('EngineApi.follow of a folder', () => {
     expect(ours.slice(-2).every((v) => !Number.isNaN(v))).toBe(true);
     await api.close(summary.handle);
   });
+  it('reads again a volume that grew after a later volume appeared (files synced out of order), then pmval -a DIR', { timeout: 120_000 }, async () => {
+    // A folder kept up by a copy that writes the newest volume first: the one before it is
+    // still short when the archive is first read, and whole at the next look.
+    first = await startPmlogger({ name: 'first', samplesPerVolume: 3, minSamples: 8 });
+    const dir = first.dir;
+    await first.stop();
+    stage = mkdtempSync(join(tmpdir(), 'pmdash-folder-'));
+    const top = basename(stage);
+    const names = readdirSync(dir).filter((f) => /^first\.(meta|index|\d+)$/.test(f));
+    const vols = names.filter((f) => /\.\d+$/.test(f)).sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]));
+    expect(vols.length).toBeGreaterThanOrEqual(3);
+    const short = vols[vols.length - 2] ?? '';
+    for (const f of names) copyFileSync(join(dir, f), join(stage, f));
+    const whole = readFileSync(join(dir, short));
+    // Its last two records go: each ends with its length (archive-format.md, record trailer).
+    let cut = whole.length;
+    for (let k = 0; k < 2; k++) cut -= whole.readInt32BE(cut - 4);
+    writeFileSync(join(stage, short), whole.subarray(0, cut));
+    const api = new EngineApi();
+    const files = names.map((f) => ({ path: `${top}/${f}`, file: new File([readFileSync(join(stage as string, f))], f) }));
+    const summary = await api.open({ kind: 'files', files, archives: [`${top}/first`], folder: folderOf(stage) });
+    const plots = [{ metric: 'kernel.all.load', instances: { kind: 'list' as const, names: ['1 minute'] } }];
+    const endMs = summary.endMs;
+    const rows = Math.floor((endMs - summary.startMs) / 1000);
+    // The whole span is read once while the volume is short, then it is whole.
+    await api.fetchSeries({ handle: summary.handle, plots, t0Ms: summary.startMs + 1000, t1Ms: summary.startMs + rows * 1000, stepMs: 1000, rate: true });
+    writeFileSync(join(stage, short), whole);
+    await api.follow(summary.handle);
+    const block = await api.fetchSeries({ handle: summary.handle, plots, t0Ms: summary.startMs + 1000, t1Ms: summary.startMs + rows * 1000, stepMs: 1000, rate: true });
+    const ours = [...(block.columns[0]?.values ?? [])];
+    const want = pmvalLoad(dir, 1, rows);
+    expect(ours).toHaveLength(rows);
+    ours.forEach((v, i) => (Number.isNaN(want[i]) ? expect(v, `row ${i}`).toBeNaN() : expect(v, `row ${i}`).toBeCloseTo(want[i] ?? NaN, 5)));
+    await api.close(summary.handle);
+  });
+
   it('reads on past an end a window met before the archive grew: charts at the end of a folder copied file by file, then pmval -a DIR', { timeout: 120_000 }, async () => {
     // The folder is a copy kept up with pmlogger's directory file by file (as the page's e2e
     // copies into OPFS): each follow may see a volume ahead of its index. Charts at the end ask

@@ -5,6 +5,8 @@
 // asked for, so opening a huge archive reads nothing of its data beyond one label.
 import type { ByteSource } from '../io/byte-source';
 import type { ArchiveFiles } from '../io/archive-files';
+import { compressionOf } from '../io/compression';
+import { posixBasename } from '../io/posix-path';
 import { DecodeError, PM_ERR_LABEL, PM_ERR_LOGHOST, PmError } from '../errors';
 import type { Timestamp } from '../types';
 import { readLabel, type ArchiveLabel } from './label';
@@ -229,14 +231,14 @@ export class Archive {
   /**
    * Follows an archive pmlogger is still writing (`files`: its files listed again): the
    * temporal index read again, the metadata records added since the last look loaded into
-   * `meta`, and the highest volume known before and any new ones opened afresh (a file's size
-   * is taken when it is opened). libpcp stats its last volume at each pmGetArchiveEnd but
+   * `meta`, and the highest volume known before, any earlier one whose size changed, and any
+   * new ones opened afresh (a file's size is taken when it is opened). libpcp stats its last volume at each pmGetArchiveEnd but
    * reads the index and metadata only when opening; following reads them too, so metrics
    * and instances logged later are known. Returns the lowest volume number opened afresh and
    * the sources it replaced, which the caller closes once nothing reads them.
    */
   async follow(files: ArchiveFiles, meta: ArchiveMetadata): Promise<{ readonly fromVol: number; readonly replaced: ByteSource[] }> {
-    const fromVol = this.maxVol;
+    const fromVol = Math.min(this.maxVol, await this.lowestGrownVolume(files));
     const numbers = [...files.volumes.keys()].filter((v) => v >= this.minVol).sort((a, b) => a - b);
     if (files.index !== undefined) {
       const source = await this.open(files.index);
@@ -262,6 +264,29 @@ export class Archive {
       if (old) replaced.push(old);
     }
     return { fromVol, replaced };
+  }
+
+  /**
+   * The lowest opened volume below the highest whose file is now longer or shorter than when
+   * it was opened (Infinity when none). pmlogger finishes a volume before it starts the next,
+   * but files copied or synced into a followed folder can arrive in any order, so a volume
+   * may still grow after a later one appeared. Compressed volumes are never written in
+   * place, so they are not looked at again.
+   */
+  private async lowestGrownVolume(files: ArchiveFiles): Promise<number> {
+    for (const vol of [...this.volumeCache.keys()].sort((a, b) => a - b)) {
+      if (vol >= this.maxVol) break;
+      const path = files.volumes.get(vol);
+      if (path === undefined || compressionOf(posixBasename(path)) !== undefined) continue;
+      // A volume that failed to open reports that when it is read; there is no size to compare.
+      const old = await this.volumeCache.get(vol)?.catch(() => null);
+      if (!old) continue;
+      const now = await this.open(path);
+      const size = now.size;
+      await now.close();
+      if (size !== old.size) return vol;
+    }
+    return Infinity;
   }
 
   /** Closes every opened volume. */
