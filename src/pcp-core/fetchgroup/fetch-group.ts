@@ -172,6 +172,16 @@ export class FetchGroup {
     return list.instances[i];
   }
 
+  /** One instance of a metric (-1 for a singular one, which takes none), added to the profile. */
+  private async lookupItem(metric: string, instance: string | undefined): Promise<{ pmid: PmId; desc: Desc; inst: number }> {
+    const { pmid, desc } = await this.lookup(metric);
+    if ((desc.indom === PM_INDOM_NULL) !== (instance === undefined)) throw new PmError(PM_ERR_INDOM, undefined, metric);
+    if (desc.indom === PM_INDOM_NULL) return { pmid, desc, inst: -1 };
+    const inst = await this.lookupInstance(desc.indom, instance as string);
+    this.ctx.changeProfile({ op: 'add', indom: desc.indom, instances: [inst] });
+    return { pmid, desc, inst };
+  }
+
   /**
    * Runs a lookup; for an archive whose instance is not known at the current time, libpcp
    * retries with the context moved to the archive end, then restores the mode (multiplying
@@ -202,16 +212,7 @@ export class FetchGroup {
 
   /** pmExtendFetchGroup_item. Rejects with PmError; the output starts at its sentinel. */
   async extendItem(metric: string, outType: number, options: { readonly instance?: string; readonly scale?: string } = {}): Promise<ItemOutput> {
-    const found = await this.withArchiveRetry(async () => {
-      const { pmid, desc } = await this.lookup(metric);
-      if ((desc.indom === PM_INDOM_NULL) !== (options.instance === undefined)) throw new PmError(PM_ERR_INDOM, undefined, metric);
-      let inst = -1;
-      if (desc.indom !== PM_INDOM_NULL) {
-        inst = await this.lookupInstance(desc.indom, options.instance as string);
-        this.ctx.changeProfile({ op: 'add', indom: desc.indom, instances: [inst] });
-      }
-      return { pmid, desc, inst };
-    });
+    const found = await this.withArchiveRetry(() => this.lookupItem(metric, options.instance));
     const conv = prepareConversion(found.desc, options.scale, outType);
     if (typeof conv === 'number') throw new PmError(conv, undefined, metric);
     this.addPmid(found.pmid);
@@ -245,13 +246,7 @@ export class FetchGroup {
   /** pmExtendFetchGroup_event: one field of the records of an event metric (no rates). */
   async extendEvent(metric: string, field: string, outType: number, maxnum: number, options: { readonly instance?: string; readonly scale?: string } = {}): Promise<EventOutput> {
     const found = await this.withArchiveRetry(async () => {
-      const { pmid, desc } = await this.lookup(metric);
-      if ((desc.indom === PM_INDOM_NULL) !== (options.instance === undefined)) throw new PmError(PM_ERR_INDOM, undefined, metric);
-      let inst = -1;
-      if (desc.indom !== PM_INDOM_NULL) {
-        inst = await this.lookupInstance(desc.indom, options.instance as string);
-        this.ctx.changeProfile({ op: 'add', indom: desc.indom, instances: [inst] });
-      }
+      const { pmid, desc, inst } = await this.lookupItem(metric, options.instance);
       const f = await this.lookup(field);
       if (f.desc.indom !== PM_INDOM_NULL) throw new PmError(PM_ERR_INDOM, undefined, field);
       return { pmid, desc, inst, fieldPmid: f.pmid, fieldDesc: f.desc };
