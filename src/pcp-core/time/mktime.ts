@@ -6,19 +6,14 @@
 import { MON_YDAY, isLeapYear, secondsFromYday } from './calendar';
 import type { BrokenDownTime } from './calendar';
 
-/** The fields mktime reads; any may be out of range (they are normalised). */
-export interface LocalTimeFields {
-  /** Full year. */
-  readonly year: number;
-  /** 0–11, or beyond (rolls into the year). */
-  readonly month: number;
-  readonly mday: number;
-  readonly hour: number;
-  readonly min: number;
-  readonly sec: number;
+/**
+ * The fields mktime reads, struct tm's date and time of day; any may be out of range (they
+ * are normalised: a month beyond 11 rolls into the year).
+ */
+export type LocalTimeFields = Pick<BrokenDownTime, 'year' | 'month' | 'mday' | 'hour' | 'min' | 'sec'> & {
   /** tm_isdst: negative = unknown (libpcp always passes −1), 0 = standard, > 0 = DST. */
   readonly isdst: number;
-}
+};
 
 /** The state glibc keeps between calls: the offset guess of the last result. */
 export interface MktimeState {
