@@ -13,7 +13,7 @@ import type { InDomObservation, ReplayArchive, ReplayMetadata, ReplaySet, Replay
 import type { InDom, PmId, Timestamp } from '../types';
 
 /** Bytes of spans read ahead and kept per volume: the 8 samples a stepped replay asks ahead
- *  (interp-grid.ts) on 200 KB records take about 5 MB. */
+ *  (interp-grid.ts) on 200 KB records take about 3.2 MB. */
 const SPAN_BUDGET = 8 * 1024 * 1024;
 /** At least this much of a span lies before / after its index entry: where entries crowd
  *  together (a few bytes apart at a volume's start, or around a <mark>) the records a
