@@ -232,20 +232,72 @@ async function playFrames(browser: Browser, url: string): Promise<MeasuredResult
   };
 }
 
-/** pmchart -o of the Overview over `points` samples `intervalSec` apart ending at `originSec` after the start. */
-function nativeWholeMs(archive: string, points: number, intervalSec: number, originSec: number, dir: string): number | undefined {
+/**
+ * CPU time (user + system, ms) used so far by every descendant of this process (Chromium's
+ * browser, renderer, GPU and utility processes; the idle `pmdash serve`): under a load that
+ * stretches wall times, what the work itself cost.
+ */
+function descendantsCpuMs(): number {
+  const children = new Map<number, number[]>();
+  const ticks = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(f[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+      ticks.set(Number(entry), Number(f[11]) + Number(f[12]));
+    } catch {
+      continue; // the process ended while being listed
+    }
+  }
+  let sum = 0;
+  const walk = (pid: number): void => {
+    for (const c of children.get(pid) ?? []) {
+      sum += ticks.get(c) ?? 0;
+      walk(c);
+    }
+  };
+  walk(process.pid);
+  // USER_HZ is 100 on Linux.
+  return sum * 10;
+}
+
+/** pmchart's CPU time (user + system, ms; GNU time) exporting the view `args` name, median of 3; undefined when unavailable. */
+function nativeCpuMs(args: readonly string[], dir: string): number | undefined {
+  if (!existsSync('/usr/bin/time')) return undefined;
+  const out = join(dir, 'cpu');
+  const runs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    // time wraps pmchart alone, inside xvfb-run, so the X server is not counted.
+    const r = spawnSync('xvfb-run', ['-a', '/usr/bin/time', '-f', '%U %S', '-o', out, 'pmchart', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (r.status !== 0) throw new Error(`pmchart -o: ${r.stderr.toString().slice(0, 400)}`);
+    const [user, sys] = readFileSync(out, 'utf8').trim().split(/\s+/).map(Number);
+    runs.push(((user ?? NaN) + (sys ?? NaN)) * 1000);
+  }
+  return median(runs);
+}
+
+/** pmchart's arguments exporting the Overview over `points` samples `intervalSec` apart ending at `originSec` after the start, into `out`. */
+function wholeArgs(archive: string, points: number, intervalSec: number, originSec: number, out: string): string[] {
+  // -O is the right edge of the window (docs/pmchart-reference.md D9); -s/-v as many points.
+  return ['-a', archive, '-z', '-t', `${intervalSec}sec`, '-s', String(points), '-v', String(points), '-O', `+${originSec}sec`, '-c', 'Overview', '-o', out, '-g', '1100x950'];
+}
+
+/** pmchart -o of the Overview over `points` samples `intervalSec` apart ending at `originSec` after the start: wall ms and CPU ms. */
+function nativeWholeMs(archive: string, points: number, intervalSec: number, originSec: number, dir: string): { ms: number; cpuMs: number | undefined } | undefined {
   const have = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
   if (!have('pmchart') || !have('xvfb-run')) return undefined;
-  const out = join(dir, 'whole.png');
+  const args = wholeArgs(archive, points, intervalSec, originSec, join(dir, 'whole.png'));
   const run = (): number => {
     const t0 = process.hrtime.bigint();
-    // -O is the right edge of the window (docs/pmchart-reference.md D9); -s/-v as many points.
-    const r = spawnSync('xvfb-run', ['-a', 'pmchart', '-a', archive, '-z', '-t', `${intervalSec}sec`, '-s', String(points), '-v', String(points), '-O', `+${originSec}sec`, '-c', 'Overview', '-o', out, '-g', '1100x950'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const r = spawnSync('xvfb-run', ['-a', 'pmchart', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     if (r.status !== 0) throw new Error(`pmchart -o: ${r.stderr.toString().slice(0, 400)}`);
     return Number(process.hrtime.bigint() - t0) / 1e6;
   };
   run();
-  return median([run(), run(), run()]);
+  return { ms: median([run(), run(), run()]), cpuMs: nativeCpuMs(args, dir) };
 }
 
 /** An archive for the whole-archive rows: the files a drop hands over and the base pmchart opens. */
@@ -262,12 +314,18 @@ interface BenchArchive {
  * returns the ms until every Overview chart shows the new window with values.
  */
 async function drawWholeArchive(page: Page, url: string, files: readonly string[]): Promise<number> {
+  return (await drawWholeArchiveCpu(page, url, files)).ms;
+}
+
+/** drawWholeArchive, and the CPU time every Chromium process used meanwhile (descendantsCpuMs). */
+async function drawWholeArchiveCpu(page: Page, url: string, files: readonly string[]): Promise<{ ms: number; cpuMs: number }> {
   await page.goto(`${url}?empty`);
   await page.getByTestId('time-bar').waitFor();
   await timeDrop(page, files);
   await page.waitForFunction(() => document.querySelectorAll('.spinner').length === 0, undefined, { timeout: 120_000 });
   await page.getByTestId('range-picker').click();
-  return page.evaluate(
+  const cpu0 = descendantsCpuMs();
+  const ms = await page.evaluate(
     () =>
       new Promise<number>((resolve, reject) => {
         const bar = document.querySelector('[data-testid="time-bar"]');
@@ -289,6 +347,7 @@ async function drawWholeArchive(page: Page, url: string, files: readonly string[
         poll();
       }),
   );
+  return { ms, cpuMs: descendantsCpuMs() - cpu0 };
 }
 
 /** An archive's label start in epoch ms (pmdumplog -L), which places pmchart's -O. */
@@ -302,11 +361,13 @@ function labelStartMs(base: string): number {
 /** Drops `archive`, then times "Whole archive" until every Overview chart shows values. */
 async function wholeArchive(browser: Browser, url: string, archive: BenchArchive): Promise<MeasuredResult> {
   const times: number[] = [];
+  const cpus: number[] = [];
   let shape = { interval: NaN, window: NaN, position: NaN, start: NaN, charts: 0 };
   for (let i = 0; i < 3; i++) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    const ms = await drawWholeArchive(page, url, archive.files);
+    const { ms, cpuMs } = await drawWholeArchiveCpu(page, url, archive.files);
     times.push(ms);
+    cpus.push(cpuMs);
     const attr = async (n: string): Promise<number> => Number(await page.getByTestId('time-bar').getAttribute(n));
     shape = { interval: await attr('data-interval'), window: await attr('data-window'), position: await attr('data-position'), start: NaN, charts: await page.getByTestId('chart').count() };
     await page.close();
@@ -317,15 +378,18 @@ async function wholeArchive(browser: Browser, url: string, archive: BenchArchive
   const points = Math.round(shape.window / shape.interval);
   const originSec = (shape.position - shape.start) / 1000;
   const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-'));
-  let nativeMs: number | undefined;
+  let native: { ms: number; cpuMs: number | undefined } | undefined;
   try {
-    nativeMs = nativeWholeMs(archive.base, points, shape.interval / 1000, Math.round(originSec), dir);
+    native = nativeWholeMs(archive.base, points, shape.interval / 1000, Math.round(originSec), dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const nativeMs = native?.ms;
+  // CPU time is what the work cost whatever the load: on a shared machine wall times stretch.
+  const cpu = `CPU: pmdash ${median(cpus).toFixed(0)} ms (every Chromium process, median), pmchart ${native?.cpuMs?.toFixed(0) ?? '?'} ms (user + system, median of 3); load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?'}`;
   return {
     name: archive.name,
-    work: `"Whole archive" on ${archive.what}: ${shape.charts} Overview charts over ${(shape.window / 3_600_000).toFixed(2)} h at ${shape.interval / 1000} s (${points} points), until every chart shows values (native: pmchart -o of the Overview, same span and interval, -s/-v ${points}, under Xvfb)`,
+    work: `"Whole archive" on ${archive.what}: ${shape.charts} Overview charts over ${(shape.window / 3_600_000).toFixed(2)} h at ${shape.interval / 1000} s (${points} points), until every chart shows values (native: pmchart -o of the Overview, same span and interval, -s/-v ${points}, under Xvfb). ${cpu}`,
     pmdashMs,
     nativeMs,
     ratio: nativeMs === undefined ? undefined : pmdashMs / nativeMs,

@@ -85,6 +85,21 @@ describe('stepped replay read-ahead', () => {
     }
   });
 
+  it('a re-seek finds every record it decodes in its one span: one read per sample, no more', async () => {
+    const plain = await open();
+    const withAhead = await open();
+    try {
+      const before = withAhead.reads.count;
+      expect(await stepped(withAhead.ctx, 12, true)).toEqual(await stepped(plain.ctx, 12, false));
+      // 12 samples ~0.6 MB apart: 12 spans, and no read of the replay's own for a record
+      // outside them.
+      expect(withAhead.reads.count - before).toBe(12);
+    } finally {
+      await plain.ctx.close();
+      await withAhead.ctx.close();
+    }
+  });
+
   it('reads spans that nearly touch as one forward run: the same values', async () => {
     const plain = await open();
     const withAhead = await open();

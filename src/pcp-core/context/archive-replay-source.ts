@@ -13,7 +13,7 @@ import type { InDomObservation, ReplayArchive, ReplayMetadata, ReplaySet, Replay
 import type { InDom, PmId, Timestamp } from '../types';
 
 /** Bytes of spans read ahead and kept per volume: the 8 samples a stepped replay asks ahead
- *  (interp-grid.ts) on 200 KB records take about 5 MB. */
+ *  (interp-grid.ts) on 200 KB records take about 3.2 MB. */
 const SPAN_BUDGET = 8 * 1024 * 1024;
 /** At least this much of a span lies before / after its index entry: where entries crowd
  *  together (a few bytes apart at a volume's start, or around a <mark>) the records a
@@ -27,11 +27,13 @@ const MAX_AFTER = 2 * 1024 * 1024;
 
 /** A span starting at most this far past the previous one's end is read from that end: the
  *  reads then run forwards through the file, and a source that reads ahead (dropped files,
- *  HTTP) answers them from a few large reads. Each read of a Blob slice costs about what
- *  reading a megabyte does in Chromium; at steps of a few logging intervals the spans nearly
- *  touch and one read per sample cost more than reading the gaps (the 328 MB QA archive at 4
- *  intervals per step: 409 reads, 226 MB). */
-const COALESCE_GAP = 1024 * 1024;
+ *  HTTP) answers them from a few large reads. In Chromium a Blob read costs about 0.5 ms of
+ *  CPU (worker, browser I/O threads) besides ~1.8 ms per MB it carries (360 reads of 400 KB:
+ *  410–890 ms; the same bytes in 35 reads: 220–350 ms), so a gap under ~280 KB is cheaper to
+ *  read than to skip, a larger one is not (the whole 1.3 GB archive on 361 points read 200 MB
+ *  of spans; the 328 MB QA archive at 4 intervals per step read all of its 313 MB when gaps of
+ *  a megabyte were read). */
+const COALESCE_GAP = 256 * 1024;
 
 /** Bytes read ahead: [start, end) of a volume, in flight or read. */
 interface Span {
@@ -215,12 +217,14 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     const hit = entryAt(at);
     const ix = hit && archives[hit.i]?.index;
     if (!hit || !ix) return;
-    // Index entries lie on record boundaries: the record before the entry (setTime backs up
-    // over it) starts at or after the previous entry, and interpolation reads on a record or
-    // two past the time, to about the entry after next.
+    // Index entries lie on record boundaries. setTime positions at entry e, backs up over the
+    // record before it, and interpolation reads on to the first record past the time: the
+    // records from the previous entry to the next one (on the QA archives, exactly the three
+    // records a re-seek decodes; the entry after next, read too before, was a third more bytes
+    // for nothing). A record wanted beyond them is read on demand.
     const { i, e, vol, offset: off } = hit;
     const prev = e > 0 && ix.vol[e - 1] === vol ? Math.min(ix.offData[e - 1], off - BEFORE_ENTRY) : off - BEFORE_ENTRY;
-    const next = e + 2 < ix.length && ix.vol[e + 2] === vol ? Math.max(ix.offData[e + 2], off + AFTER_ENTRY) : off + AFTER_ENTRY;
+    const next = e + 1 < ix.length && ix.vol[e + 1] === vol ? Math.max(ix.offData[e + 1], off + AFTER_ENTRY) : off + AFTER_ENTRY;
     reads[i]?.get(vol)?.prefetch(Math.max(prev, off - MAX_BEFORE), Math.min(next, off + MAX_AFTER));
   };
   const prefetchPass = (from: Timestamp, to: Timestamp): void => {
