@@ -12,7 +12,7 @@ import { PM_VAL_INSITU, type Desc, type InDom, type InstanceList, type PmId, typ
 import { compareTimestamps } from '../time/timestamp';
 import { ArchiveByteWriter, utf8Length } from './byte-writer';
 import { encodeLabelV3, LABEL_SIZE_V3, type LabelFields } from './encode-label';
-import { ArchiveWriteError, encodeDesc, encodeIndom, encodeLabelSets, encodeText, type IndomEntry, type LabelSetToWrite } from './encode-meta';
+import { ArchiveWriteError, encodeDesc, encodeIndom, encodeIndomLists, encodeLabelSets, encodeText, type IndomEntry, type LabelSetToWrite } from './encode-meta';
 import { encodeMarkV3, encodeRecordV3, type ValueSetToWrite } from './encode-record';
 
 /** The files of a written archive, by suffix. */
@@ -85,6 +85,10 @@ export class ArchiveWriter {
    */
   indom(stamp: Timestamp, indom: InDom, set: InstanceList, repeat = false): void {
     const prev = this.indoms.get(indom);
+    if (prev && increasing(prev.instances) && increasing(set.instances)) {
+      this.indomSorted(stamp, indom, prev, set, repeat);
+      return;
+    }
     const full: IndomEntry[] = Array.from(set.instances, (inst, i) => ({ inst, name: set.names[i] ?? '' }));
     let delta = prev ? deltaEntries(prev, set) : undefined;
     if (delta !== undefined && delta.length === 0) {
@@ -94,6 +98,73 @@ export class ArchiveWriter {
     if (full.length === 0 && (!delta || delta.length === 0)) return; // libpcp drops empty records
     if (delta !== undefined && encodedSize(delta) < encodedSize(full)) encodeIndom(this.meta, true, stamp, indom, delta);
     else encodeIndom(this.meta, false, stamp, indom, full);
+    this.indoms.set(indom, set);
+    this.indomSinceLastRecord = true;
+  }
+
+  /**
+   * indom() for two lists in increasing instance order (what an archive's history holds):
+   * the delta is a merge of the two, sizes are counted and names encoded in place, with no
+   * entry objects (an export writes hundreds of observations of hundreds of instances).
+   */
+  private indomSorted(stamp: Timestamp, indom: InDom, prev: InstanceList, set: InstanceList, repeat: boolean): void {
+    const ids = set.instances;
+    const names = set.names;
+    const n = ids.length;
+    const nameBytes = new Int32Array(n);
+    let fullSize = 0;
+    let allNamed = names.length === n;
+    for (let k = 0; k < n; k++) {
+      const name = names[k];
+      if (typeof name !== 'string') allNamed = false;
+      nameBytes[k] = utf8Length(name ?? '');
+      fullSize += 9 + nameBytes[k];
+    }
+    // The delta: each entry the next set's index k, or -(i + 1) for prev's entry i deleted.
+    const pIds = prev.instances;
+    const pNames = prev.names;
+    const delta: number[] = [];
+    let deltaSize = 0;
+    let renamed = false;
+    for (let i = 0, k = 0; i < pIds.length || k < n; ) {
+      if (k >= n || (i < pIds.length && pIds[i] < ids[k])) {
+        delta.push(-(i + 1));
+        deltaSize += 8;
+        i++;
+      } else if (i >= pIds.length || ids[k] < pIds[i]) {
+        delta.push(k);
+        deltaSize += 9 + nameBytes[k];
+        k++;
+      } else {
+        // A delta cannot rename: a changed name is written full.
+        if ((pNames[i] ?? '') !== (names[k] ?? '')) {
+          renamed = true;
+          break;
+        }
+        i++;
+        k++;
+      }
+    }
+    if (!renamed && delta.length === 0 && !repeat) return;
+    if (!renamed && delta.length > 0 && deltaSize < fullSize) {
+      const dIds = new Int32Array(delta.length);
+      const dNames: (string | null)[] = new Array<string | null>(delta.length);
+      const dBytes = new Int32Array(delta.length);
+      delta.forEach((d, j) => {
+        if (d < 0) {
+          dIds[j] = pIds[-d - 1];
+          dNames[j] = null;
+        } else {
+          dIds[j] = ids[d];
+          dNames[j] = names[d] ?? '';
+          dBytes[j] = nameBytes[d];
+        }
+      });
+      encodeIndomLists(this.meta, true, stamp, indom, dIds, dNames, dBytes);
+    } else {
+      if (n === 0 && delta.length === 0) return; // libpcp drops empty records
+      encodeIndomLists(this.meta, false, stamp, indom, ids, allNamed ? names : Array.from(ids, (_, k) => names[k] ?? ''), nameBytes);
+    }
     this.indoms.set(indom, set);
     this.indomSinceLastRecord = true;
   }
@@ -289,6 +360,12 @@ function deltaEntries(prev: InstanceList, next: InstanceList): IndomEntry[] | un
   }
   for (const inst of before.keys()) if (!after.has(inst)) out.push({ inst, name: null });
   return out.sort((a, b) => a.inst - b.inst);
+}
+
+/** Whether instance ids are strictly increasing (no duplicates): a merge can compare them. */
+function increasing(ids: Int32Array): boolean {
+  for (let i = 1; i < ids.length; i++) if (ids[i] <= ids[i - 1]) return false;
+  return true;
 }
 
 /** Bytes of an instance-domain record body with these entries (ids, offsets, names). */
