@@ -36,11 +36,24 @@ const INDEX_EVERY_BYTES = 100_000;
  * (each doubling copies and zero-fills everything so far); one copy joins them at the end.
  */
 const VOLUME_CHUNK = 4 * 1024 * 1024;
+/**
+ * The largest first chunk a size estimate gets: one allocation for an export of that size
+ * (large allocations come zeroed from the system as they are touched, where 4 MiB chunks
+ * reused from the heap are cleared first), and no larger, so no huge block must be found.
+ */
+const MAX_FIRST_CHUNK = 128 * 1024 * 1024;
+
+export interface ArchiveWriterOptions {
+  /** About how many bytes of records will be written (an extract knows from the index). */
+  readonly volumeBytes?: number;
+}
 
 export class ArchiveWriter {
   private readonly meta = new ArchiveByteWriter(64 * 1024);
   /** The volume: finished chunks, then the chunk being written (records never straddle two). */
-  private data = new ArchiveByteWriter(256 * 1024);
+  private data: ArchiveByteWriter;
+  /** The size at which the chunk being written is set aside between records. */
+  private chunkLimit = VOLUME_CHUNK;
   private readonly dataChunks: Uint8Array<ArrayBuffer>[] = [];
   /** Bytes of the volume in dataChunks. */
   private dataBase = 0;
@@ -58,7 +71,14 @@ export class ArchiveWriter {
   private indomSinceLastRecord = false;
   private count = 0;
 
-  constructor(private readonly fields: Omit<LabelFields, 'start'>) {
+  constructor(
+    private readonly fields: Omit<LabelFields, 'start'>,
+    options: ArchiveWriterOptions = {},
+  ) {
+    // With an estimate, the first chunk is sized for it (and the room a record may need past it).
+    const estimate = Math.min(Math.max(0, options.volumeBytes ?? 0), MAX_FIRST_CHUNK);
+    this.data = new ArchiveByteWriter(estimate > VOLUME_CHUNK ? LABEL_SIZE_V3 + estimate + 64 * 1024 : 256 * 1024);
+    if (estimate > VOLUME_CHUNK) this.chunkLimit = this.data.capacity - 64 * 1024 + 1;
     // The labels go in at the end, when the start time is known; their space is kept now.
     for (const w of [this.meta, this.data, this.index]) w.fill(0, LABEL_SIZE_V3);
   }
@@ -217,7 +237,7 @@ export class ArchiveWriter {
 
   /** Between records: a full chunk is set aside and a new one begun. */
   private rollVolume(): void {
-    if (this.data.length >= VOLUME_CHUNK) this.newChunk(VOLUME_CHUNK + 64 * 1024);
+    if (this.data.length >= this.chunkLimit) this.newChunk(VOLUME_CHUNK + 64 * 1024);
   }
 
   /** Before a record of known size: a chunk it would overflow (and double) is set aside first. */
@@ -230,6 +250,7 @@ export class ArchiveWriter {
     this.dataChunks.push(chunk);
     this.dataBase += chunk.length;
     this.data = new ArchiveByteWriter(capacity);
+    this.chunkLimit = VOLUME_CHUNK;
   }
 
   /**
@@ -318,7 +339,9 @@ export class ArchiveWriter {
     };
     this.meta.patchBytes(0, labelFor(-1));
     this.index.patchBytes(0, labelFor(-2));
-    const parts = [...this.dataChunks, this.data.current()];
+    // A first chunk sized by an estimate far above what came is not handed on whole.
+    const spare = this.data.capacity > 2 * VOLUME_CHUNK && this.data.length < this.data.capacity / 2;
+    const parts = [...this.dataChunks, spare ? this.data.finish() : this.data.current()];
     parts[0]?.set(labelFor(0), 0);
     const size = this.volumeLength;
     let joined: Uint8Array<ArrayBuffer> | undefined;

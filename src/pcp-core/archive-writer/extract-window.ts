@@ -111,7 +111,11 @@ class Extractor {
     const t = rec.timestamp;
     const w = (this.writer ??= this.start(rec.timestamp, archive));
     this.last = t;
-    for (const at of rec.vsetOffsets) this.describe(w, rec.view.getUint32(at) as PmId, t);
+    for (const at of rec.vsetOffsets) {
+      const pmid = rec.view.getUint32(at) as PmId;
+      // Checked here: most pmids of most records were described before.
+      if (!w.hasDesc(pmid)) this.describe(w, pmid, t);
+    }
     this.followChanges(w, t);
     w.recordRaw(t, rec.buf, (this.set.archives[archive]?.label ?? this.set.label).version);
   }
@@ -119,7 +123,9 @@ class Extractor {
   /** The writer, labelled from the archive that holds the first record; context labels. */
   private start(timestamp: Timestamp, archive: number): ArchiveWriter {
     const label = (this.set.archives[archive] ?? this.set.archives[0])?.label ?? this.set.label;
-    const w = new ArchiveWriter({ pid: label.pid, hostname: label.hostname, timezone: label.timezone, zoneinfo: label.zoneinfo });
+    // Records copied as stored come to about what the window spans in the source.
+    const volumeBytes = this.options.pmids === undefined ? windowBytes(this.set, this.options.from, this.options.to) : undefined;
+    const w = new ArchiveWriter({ pid: label.pid, hostname: label.hostname, timezone: label.timezone, zoneinfo: label.zoneinfo }, { volumeBytes });
     this.useLabels(w, timestamp, (k) => k.level === PM_LABEL_CONTEXT);
     return w;
   }
@@ -197,6 +203,31 @@ class Extractor {
     }
     for (const key of this.labelKeys.values()) this.writeLabels(w, key, t);
   }
+}
+
+/**
+ * About how many bytes of records the source holds in [from, to], from the temporal indexes:
+ * between the entries either side of the window, volume by volume (a volume's tail after its
+ * last entry is not known, so the estimate may fall short), plus V2's 4 bytes more per
+ * record of V3 (1%). Undefined when an archive the window touches has no index.
+ */
+export function windowBytes(set: ArchiveSet, from: Timestamp, to: Timestamp): number | undefined {
+  let total = 0;
+  for (const a of set.archives) {
+    const ix = a.index;
+    const n = ix.length;
+    if (n === 0) {
+      if (compareTimestamps(a.start, to) <= 0) return undefined;
+      continue;
+    }
+    // The last entry at or before `from` and the first at or after `to` (clamped to the index).
+    let lo = 0;
+    while (lo + 1 < n && compareTimestamps(ix.stamp(lo + 1), from) <= 0) lo++;
+    let hi = lo;
+    while (hi + 1 < n && compareTimestamps(ix.stamp(hi), to) < 0) hi++;
+    for (let e = lo; e < hi; e++) total += ix.vol[e + 1] === ix.vol[e] ? Math.max(0, ix.offData[e + 1] - ix.offData[e]) : ix.offData[e + 1];
+  }
+  return set.label.version < 3 ? Math.ceil(total * 1.01) : total;
 }
 
 /** A new V3 archive of the records of `set` in [from, to]; throws ArchiveWriteError when there are none. */
