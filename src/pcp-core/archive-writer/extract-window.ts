@@ -48,6 +48,8 @@ class Extractor {
   private readonly indomNext = new Map<InDom, number>();
   private readonly allLabelKeys: { level: number; ident: number }[];
   private readonly labelKeys = new Map<string, LabelKey>();
+  /** Position of each of the source's label keys ("level:ident") in allLabelKeys. */
+  private keyOrder: Map<string, number> | undefined;
   private last: Timestamp | undefined;
 
   constructor(
@@ -138,11 +140,9 @@ class Extractor {
     w.desc(desc, this.meta.pmns.nameAll(pmid));
     this.helpText(w, { pmid }, PM_TEXT_PMID, pmid);
     const cluster = makePmid(pmidDomain(pmid), pmidCluster(pmid), 0);
-    this.useLabels(w, t, (k) =>
-      (k.level === PM_LABEL_DOMAIN && k.ident === pmidDomain(pmid)) ||
-      (k.level === PM_LABEL_CLUSTER && k.ident === cluster) ||
-      (k.level === PM_LABEL_ITEM && k.ident === pmid) ||
-      (desc.indom !== PM_INDOM_NULL && (k.level === PM_LABEL_INDOM || k.level === PM_LABEL_INSTANCES) && k.ident === desc.indom));
+    const keys: [number, number][] = [[PM_LABEL_DOMAIN, pmidDomain(pmid)], [PM_LABEL_CLUSTER, cluster], [PM_LABEL_ITEM, pmid]];
+    if (desc.indom !== PM_INDOM_NULL) keys.push([PM_LABEL_INDOM, desc.indom], [PM_LABEL_INSTANCES, desc.indom]);
+    this.useLabelKeys(w, t, keys);
     if (desc.indom !== PM_INDOM_NULL && !this.indomNext.has(desc.indom)) {
       this.helpText(w, { indom: desc.indom }, PM_TEXT_INDOM, desc.indom);
       const obs = this.meta.indomObservations(desc.indom);
@@ -169,6 +169,28 @@ class Extractor {
     if (oneline !== undefined) w.text(kind | PM_TEXT_ONELINE, ident, oneline);
     // A help lookup falls back to the one-line text; only a different text is a help record.
     if (help !== undefined && help !== oneline) w.text(kind | PM_TEXT_HELP, ident, help);
+  }
+
+  /**
+   * useLabels for the keys (level, ident) given, by lookup: a metric's first use asks for its
+   * five keys, where a scan of every key the source has (thousands) for each of hundreds of
+   * metrics cost more than copying the records. Written in the source's key order, as the scan.
+   */
+  private useLabelKeys(w: ArchiveWriter, t: Timestamp, keys: readonly (readonly [number, number])[]): void {
+    const order = (this.keyOrder ??= new Map(this.allLabelKeys.map((k, i) => [`${k.level}:${k.ident}`, i])));
+    const found: number[] = [];
+    for (const [level, ident] of keys) {
+      const i = order.get(`${level}:${ident}`);
+      if (i !== undefined && !this.labelKeys.has(`${level}:${ident}`) && !found.includes(i)) found.push(i);
+    }
+    found.sort((a, b) => a - b);
+    for (const i of found) {
+      const k = this.allLabelKeys[i];
+      if (!k) continue;
+      const key: LabelKey = { ...k, written: undefined };
+      this.labelKeys.set(`${k.level}:${k.ident}`, key);
+      this.writeLabels(w, key, t);
+    }
   }
 
   /** Starts following the label keys `pick` selects, writing the sets in force at `t`. */
