@@ -17,6 +17,7 @@ import { PM_ERR_EOL, PM_ERR_LOGOVERLAP, PmError } from '../errors';
 import { PM_LABEL_CLUSTER, PM_LABEL_CONTEXT, PM_LABEL_DOMAIN, PM_LABEL_INDOM, PM_LABEL_INSTANCES, PM_LABEL_ITEM, PM_MODE_FORW } from '../context/context';
 import { PM_INDOM_NULL, pmidDomain, pmid as makePmid, pmidCluster, type InDom, type PmId, type Timestamp } from '../types';
 import type { ArchiveSet } from '../archive/archive-set';
+import type { TemporalIndex } from '../archive/temporal-index';
 import { PM_TEXT_HELP, PM_TEXT_INDOM, PM_TEXT_ONELINE, PM_TEXT_PMID, type StoredLabelSet } from '../archive/meta-records';
 import { compareTimestamps } from '../time/timestamp';
 import { replaySetOf } from '../context/archive-replay-source';
@@ -66,6 +67,8 @@ class Extractor {
   async run(): Promise<ArchiveImage> {
     // pmFetchArchive from `from`: records older than the last one read are skipped there.
     const session = new ReplaySession((await replaySetOf(this.set)).replay);
+    // Volumes past the window's end are not decompressed ahead (pmlogextract never opens them).
+    session.cursor.readAheadLast = (i) => lastVolumeBy(this.set.archives[i]?.index, this.options.to);
     await session.setMode(PM_MODE_FORW, this.options.from);
     const typeOf = (pmid: PmId): number | undefined => this.meta.desc(pmid)?.type;
     // All metrics: records are copied as stored (no decoding); a subset needs them decoded.
@@ -250,6 +253,17 @@ export function windowBytes(set: ArchiveSet, from: Timestamp, to: Timestamp): nu
     for (let e = lo; e < hi; e++) total += ix.vol[e + 1] === ix.vol[e] ? Math.max(0, ix.offData[e + 1] - ix.offData[e]) : ix.offData[e + 1];
   }
   return set.label.version < 3 ? Math.ceil(total * 1.01) : total;
+}
+
+/**
+ * The last volume that can hold records up to `to`, by the temporal index: that of the first
+ * entry after `to` (volumes follow time; an entry starts each volume). Undefined: no index,
+ * or the window runs past its last entry.
+ */
+export function lastVolumeBy(ix: TemporalIndex | undefined, to: Timestamp): number | undefined {
+  if (!ix) return undefined;
+  for (let e = 0; e < ix.length; e++) if (compareTimestamps(ix.stamp(e), to) > 0) return ix.vol[e];
+  return undefined;
 }
 
 /** A new V3 archive of the records of `set` in [from, to]; throws ArchiveWriteError when there are none. */
