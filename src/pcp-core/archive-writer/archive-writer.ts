@@ -12,7 +12,7 @@ import { PM_VAL_INSITU, type Desc, type InDom, type InstanceList, type PmId, typ
 import { compareTimestamps } from '../time/timestamp';
 import { ArchiveByteWriter, utf8Length } from './byte-writer';
 import { encodeLabelV3, LABEL_SIZE_V3, type LabelFields } from './encode-label';
-import { ArchiveWriteError, encodeDesc, encodeIndom, encodeLabelSets, encodeText, type IndomEntry, type LabelSetToWrite } from './encode-meta';
+import { ArchiveWriteError, encodeDesc, encodeIndom, encodeIndomLists, encodeLabelSets, encodeText, type IndomEntry, type LabelSetToWrite } from './encode-meta';
 import { encodeMarkV3, encodeRecordV3, type ValueSetToWrite } from './encode-record';
 
 /** The files of a written archive, by suffix. */
@@ -36,11 +36,24 @@ const INDEX_EVERY_BYTES = 100_000;
  * (each doubling copies and zero-fills everything so far); one copy joins them at the end.
  */
 const VOLUME_CHUNK = 4 * 1024 * 1024;
+/**
+ * The largest first chunk a size estimate gets: one allocation for an export of that size
+ * (large allocations come zeroed from the system as they are touched, where 4 MiB chunks
+ * reused from the heap are cleared first), and no larger, so no huge block must be found.
+ */
+const MAX_FIRST_CHUNK = 128 * 1024 * 1024;
+
+export interface ArchiveWriterOptions {
+  /** About how many bytes of records will be written (an extract knows from the index). */
+  readonly volumeBytes?: number;
+}
 
 export class ArchiveWriter {
   private readonly meta = new ArchiveByteWriter(64 * 1024);
   /** The volume: finished chunks, then the chunk being written (records never straddle two). */
-  private data = new ArchiveByteWriter(256 * 1024);
+  private data: ArchiveByteWriter;
+  /** The size at which the chunk being written is set aside between records. */
+  private chunkLimit = VOLUME_CHUNK;
   private readonly dataChunks: Uint8Array<ArrayBuffer>[] = [];
   /** Bytes of the volume in dataChunks. */
   private dataBase = 0;
@@ -58,7 +71,14 @@ export class ArchiveWriter {
   private indomSinceLastRecord = false;
   private count = 0;
 
-  constructor(private readonly fields: Omit<LabelFields, 'start'>) {
+  constructor(
+    private readonly fields: Omit<LabelFields, 'start'>,
+    options: ArchiveWriterOptions = {},
+  ) {
+    // With an estimate, the first chunk is sized for it (and the room a record may need past it).
+    const estimate = Math.min(Math.max(0, options.volumeBytes ?? 0), MAX_FIRST_CHUNK);
+    this.data = new ArchiveByteWriter(estimate > VOLUME_CHUNK ? LABEL_SIZE_V3 + estimate + 64 * 1024 : 256 * 1024);
+    if (estimate > VOLUME_CHUNK) this.chunkLimit = this.data.capacity - 64 * 1024 + 1;
     // The labels go in at the end, when the start time is known; their space is kept now.
     for (const w of [this.meta, this.data, this.index]) w.fill(0, LABEL_SIZE_V3);
   }
@@ -85,6 +105,10 @@ export class ArchiveWriter {
    */
   indom(stamp: Timestamp, indom: InDom, set: InstanceList, repeat = false): void {
     const prev = this.indoms.get(indom);
+    if (prev && increasing(prev.instances) && increasing(set.instances)) {
+      this.indomSorted(stamp, indom, prev, set, repeat);
+      return;
+    }
     const full: IndomEntry[] = Array.from(set.instances, (inst, i) => ({ inst, name: set.names[i] ?? '' }));
     let delta = prev ? deltaEntries(prev, set) : undefined;
     if (delta !== undefined && delta.length === 0) {
@@ -94,6 +118,73 @@ export class ArchiveWriter {
     if (full.length === 0 && (!delta || delta.length === 0)) return; // libpcp drops empty records
     if (delta !== undefined && encodedSize(delta) < encodedSize(full)) encodeIndom(this.meta, true, stamp, indom, delta);
     else encodeIndom(this.meta, false, stamp, indom, full);
+    this.indoms.set(indom, set);
+    this.indomSinceLastRecord = true;
+  }
+
+  /**
+   * indom() for two lists in increasing instance order (what an archive's history holds):
+   * the delta is a merge of the two, sizes are counted and names encoded in place, with no
+   * entry objects (an export writes hundreds of observations of hundreds of instances).
+   */
+  private indomSorted(stamp: Timestamp, indom: InDom, prev: InstanceList, set: InstanceList, repeat: boolean): void {
+    const ids = set.instances;
+    const names = set.names;
+    const n = ids.length;
+    const nameBytes = new Int32Array(n);
+    let fullSize = 0;
+    let allNamed = names.length === n;
+    for (let k = 0; k < n; k++) {
+      const name = names[k];
+      if (typeof name !== 'string') allNamed = false;
+      nameBytes[k] = utf8Length(name ?? '');
+      fullSize += 9 + nameBytes[k];
+    }
+    // The delta: each entry the next set's index k, or -(i + 1) for prev's entry i deleted.
+    const pIds = prev.instances;
+    const pNames = prev.names;
+    const delta: number[] = [];
+    let deltaSize = 0;
+    let renamed = false;
+    for (let i = 0, k = 0; i < pIds.length || k < n; ) {
+      if (k >= n || (i < pIds.length && pIds[i] < ids[k])) {
+        delta.push(-(i + 1));
+        deltaSize += 8;
+        i++;
+      } else if (i >= pIds.length || ids[k] < pIds[i]) {
+        delta.push(k);
+        deltaSize += 9 + nameBytes[k];
+        k++;
+      } else {
+        // A delta cannot rename: a changed name is written full.
+        if ((pNames[i] ?? '') !== (names[k] ?? '')) {
+          renamed = true;
+          break;
+        }
+        i++;
+        k++;
+      }
+    }
+    if (!renamed && delta.length === 0 && !repeat) return;
+    if (!renamed && delta.length > 0 && deltaSize < fullSize) {
+      const dIds = new Int32Array(delta.length);
+      const dNames: (string | null)[] = new Array<string | null>(delta.length);
+      const dBytes = new Int32Array(delta.length);
+      delta.forEach((d, j) => {
+        if (d < 0) {
+          dIds[j] = pIds[-d - 1];
+          dNames[j] = null;
+        } else {
+          dIds[j] = ids[d];
+          dNames[j] = names[d] ?? '';
+          dBytes[j] = nameBytes[d];
+        }
+      });
+      encodeIndomLists(this.meta, true, stamp, indom, dIds, dNames, dBytes);
+    } else {
+      if (n === 0 && delta.length === 0) return; // libpcp drops empty records
+      encodeIndomLists(this.meta, false, stamp, indom, ids, allNamed ? names : Array.from(ids, (_, k) => names[k] ?? ''), nameBytes);
+    }
     this.indoms.set(indom, set);
     this.indomSinceLastRecord = true;
   }
@@ -146,7 +237,7 @@ export class ArchiveWriter {
 
   /** Between records: a full chunk is set aside and a new one begun. */
   private rollVolume(): void {
-    if (this.data.length >= VOLUME_CHUNK) this.newChunk(VOLUME_CHUNK + 64 * 1024);
+    if (this.data.length >= this.chunkLimit) this.newChunk(VOLUME_CHUNK + 64 * 1024);
   }
 
   /** Before a record of known size: a chunk it would overflow (and double) is set aside first. */
@@ -159,6 +250,7 @@ export class ArchiveWriter {
     this.dataChunks.push(chunk);
     this.dataBase += chunk.length;
     this.data = new ArchiveByteWriter(capacity);
+    this.chunkLimit = VOLUME_CHUNK;
   }
 
   /**
@@ -247,7 +339,9 @@ export class ArchiveWriter {
     };
     this.meta.patchBytes(0, labelFor(-1));
     this.index.patchBytes(0, labelFor(-2));
-    const parts = [...this.dataChunks, this.data.current()];
+    // A first chunk sized by an estimate far above what came is not handed on whole.
+    const spare = this.data.capacity > 2 * VOLUME_CHUNK && this.data.length < this.data.capacity / 2;
+    const parts = [...this.dataChunks, spare ? this.data.finish() : this.data.current()];
     parts[0]?.set(labelFor(0), 0);
     const size = this.volumeLength;
     let joined: Uint8Array<ArrayBuffer> | undefined;
@@ -289,6 +383,12 @@ function deltaEntries(prev: InstanceList, next: InstanceList): IndomEntry[] | un
   }
   for (const inst of before.keys()) if (!after.has(inst)) out.push({ inst, name: null });
   return out.sort((a, b) => a.inst - b.inst);
+}
+
+/** Whether instance ids are strictly increasing (no duplicates): a merge can compare them. */
+function increasing(ids: Int32Array): boolean {
+  for (let i = 1; i < ids.length; i++) if (ids[i] <= ids[i - 1]) return false;
+  return true;
 }
 
 /** Bytes of an instance-domain record body with these entries (ids, offsets, names). */

@@ -17,6 +17,7 @@ import { PM_ERR_EOL, PM_ERR_LOGOVERLAP, PmError } from '../errors';
 import { PM_LABEL_CLUSTER, PM_LABEL_CONTEXT, PM_LABEL_DOMAIN, PM_LABEL_INDOM, PM_LABEL_INSTANCES, PM_LABEL_ITEM, PM_MODE_FORW } from '../context/context';
 import { PM_INDOM_NULL, pmidDomain, pmid as makePmid, pmidCluster, type InDom, type PmId, type Timestamp } from '../types';
 import type { ArchiveSet } from '../archive/archive-set';
+import type { TemporalIndex } from '../archive/temporal-index';
 import { PM_TEXT_HELP, PM_TEXT_INDOM, PM_TEXT_ONELINE, PM_TEXT_PMID, type StoredLabelSet } from '../archive/meta-records';
 import { compareTimestamps } from '../time/timestamp';
 import { replaySetOf } from '../context/archive-replay-source';
@@ -48,6 +49,8 @@ class Extractor {
   private readonly indomNext = new Map<InDom, number>();
   private readonly allLabelKeys: { level: number; ident: number }[];
   private readonly labelKeys = new Map<string, LabelKey>();
+  /** Position of each of the source's label keys ("level:ident") in allLabelKeys. */
+  private keyOrder: Map<string, number> | undefined;
   private last: Timestamp | undefined;
 
   constructor(
@@ -64,6 +67,8 @@ class Extractor {
   async run(): Promise<ArchiveImage> {
     // pmFetchArchive from `from`: records older than the last one read are skipped there.
     const session = new ReplaySession((await replaySetOf(this.set)).replay);
+    // Volumes past the window's end are not decompressed ahead (pmlogextract never opens them).
+    session.cursor.readAheadLast = (i) => lastVolumeBy(this.set.archives[i]?.index, this.options.to);
     await session.setMode(PM_MODE_FORW, this.options.from);
     const typeOf = (pmid: PmId): number | undefined => this.meta.desc(pmid)?.type;
     // All metrics: records are copied as stored (no decoding); a subset needs them decoded.
@@ -111,7 +116,11 @@ class Extractor {
     const t = rec.timestamp;
     const w = (this.writer ??= this.start(rec.timestamp, archive));
     this.last = t;
-    for (const at of rec.vsetOffsets) this.describe(w, rec.view.getUint32(at) as PmId, t);
+    for (const at of rec.vsetOffsets) {
+      const pmid = rec.view.getUint32(at) as PmId;
+      // Checked here: most pmids of most records were described before.
+      if (!w.hasDesc(pmid)) this.describe(w, pmid, t);
+    }
     this.followChanges(w, t);
     w.recordRaw(t, rec.buf, (this.set.archives[archive]?.label ?? this.set.label).version);
   }
@@ -119,7 +128,9 @@ class Extractor {
   /** The writer, labelled from the archive that holds the first record; context labels. */
   private start(timestamp: Timestamp, archive: number): ArchiveWriter {
     const label = (this.set.archives[archive] ?? this.set.archives[0])?.label ?? this.set.label;
-    const w = new ArchiveWriter({ pid: label.pid, hostname: label.hostname, timezone: label.timezone, zoneinfo: label.zoneinfo });
+    // Records copied as stored come to about what the window spans in the source.
+    const volumeBytes = this.options.pmids === undefined ? windowBytes(this.set, this.options.from, this.options.to) : undefined;
+    const w = new ArchiveWriter({ pid: label.pid, hostname: label.hostname, timezone: label.timezone, zoneinfo: label.zoneinfo }, { volumeBytes });
     this.useLabels(w, timestamp, (k) => k.level === PM_LABEL_CONTEXT);
     return w;
   }
@@ -132,11 +143,9 @@ class Extractor {
     w.desc(desc, this.meta.pmns.nameAll(pmid));
     this.helpText(w, { pmid }, PM_TEXT_PMID, pmid);
     const cluster = makePmid(pmidDomain(pmid), pmidCluster(pmid), 0);
-    this.useLabels(w, t, (k) =>
-      (k.level === PM_LABEL_DOMAIN && k.ident === pmidDomain(pmid)) ||
-      (k.level === PM_LABEL_CLUSTER && k.ident === cluster) ||
-      (k.level === PM_LABEL_ITEM && k.ident === pmid) ||
-      (desc.indom !== PM_INDOM_NULL && (k.level === PM_LABEL_INDOM || k.level === PM_LABEL_INSTANCES) && k.ident === desc.indom));
+    const keys: [number, number][] = [[PM_LABEL_DOMAIN, pmidDomain(pmid)], [PM_LABEL_CLUSTER, cluster], [PM_LABEL_ITEM, pmid]];
+    if (desc.indom !== PM_INDOM_NULL) keys.push([PM_LABEL_INDOM, desc.indom], [PM_LABEL_INSTANCES, desc.indom]);
+    this.useLabelKeys(w, t, keys);
     if (desc.indom !== PM_INDOM_NULL && !this.indomNext.has(desc.indom)) {
       this.helpText(w, { indom: desc.indom }, PM_TEXT_INDOM, desc.indom);
       const obs = this.meta.indomObservations(desc.indom);
@@ -163,6 +172,28 @@ class Extractor {
     if (oneline !== undefined) w.text(kind | PM_TEXT_ONELINE, ident, oneline);
     // A help lookup falls back to the one-line text; only a different text is a help record.
     if (help !== undefined && help !== oneline) w.text(kind | PM_TEXT_HELP, ident, help);
+  }
+
+  /**
+   * useLabels for the keys (level, ident) given, by lookup: a metric's first use asks for its
+   * five keys, where a scan of every key the source has (thousands) for each of hundreds of
+   * metrics cost more than copying the records. Written in the source's key order, as the scan.
+   */
+  private useLabelKeys(w: ArchiveWriter, t: Timestamp, keys: readonly (readonly [number, number])[]): void {
+    const order = (this.keyOrder ??= new Map(this.allLabelKeys.map((k, i) => [`${k.level}:${k.ident}`, i])));
+    const found: number[] = [];
+    for (const [level, ident] of keys) {
+      const i = order.get(`${level}:${ident}`);
+      if (i !== undefined && !this.labelKeys.has(`${level}:${ident}`) && !found.includes(i)) found.push(i);
+    }
+    found.sort((a, b) => a - b);
+    for (const i of found) {
+      const k = this.allLabelKeys[i];
+      if (!k) continue;
+      const key: LabelKey = { ...k, written: undefined };
+      this.labelKeys.set(`${k.level}:${k.ident}`, key);
+      this.writeLabels(w, key, t);
+    }
   }
 
   /** Starts following the label keys `pick` selects, writing the sets in force at `t`. */
@@ -197,6 +228,42 @@ class Extractor {
     }
     for (const key of this.labelKeys.values()) this.writeLabels(w, key, t);
   }
+}
+
+/**
+ * About how many bytes of records the source holds in [from, to], from the temporal indexes:
+ * between the entries either side of the window, volume by volume (a volume's tail after its
+ * last entry is not known, so the estimate may fall short), plus V2's 4 bytes more per
+ * record of V3 (1%). Undefined when an archive the window touches has no index.
+ */
+export function windowBytes(set: ArchiveSet, from: Timestamp, to: Timestamp): number | undefined {
+  let total = 0;
+  for (const a of set.archives) {
+    const ix = a.index;
+    const n = ix.length;
+    if (n === 0) {
+      if (compareTimestamps(a.start, to) <= 0) return undefined;
+      continue;
+    }
+    // The last entry at or before `from` and the first at or after `to` (clamped to the index).
+    let lo = 0;
+    while (lo + 1 < n && compareTimestamps(ix.stamp(lo + 1), from) <= 0) lo++;
+    let hi = lo;
+    while (hi + 1 < n && compareTimestamps(ix.stamp(hi), to) < 0) hi++;
+    for (let e = lo; e < hi; e++) total += ix.vol[e + 1] === ix.vol[e] ? Math.max(0, ix.offData[e + 1] - ix.offData[e]) : ix.offData[e + 1];
+  }
+  return set.label.version < 3 ? Math.ceil(total * 1.01) : total;
+}
+
+/**
+ * The last volume that can hold records up to `to`, by the temporal index: that of the first
+ * entry after `to` (volumes follow time; an entry starts each volume). Undefined: no index,
+ * or the window runs past its last entry.
+ */
+export function lastVolumeBy(ix: TemporalIndex | undefined, to: Timestamp): number | undefined {
+  if (!ix) return undefined;
+  for (let e = 0; e < ix.length; e++) if (compareTimestamps(ix.stamp(e), to) > 0) return ix.vol[e];
+  return undefined;
 }
 
 /** A new V3 archive of the records of `set` in [from, to]; throws ArchiveWriteError when there are none. */

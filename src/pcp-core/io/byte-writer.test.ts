@@ -19,4 +19,12 @@ describe('ByteWriter', () => {
     expect(new DataView(out.finish().buffer).getBigUint64(10)).toBe(1n << 63n);
     expect(new DataView(out.finish().buffer).getFloat64(18)).toBe(0.5);
   });
+
+  it('encodes UTF-8 in place as TextEncoder does, refusing a wrong count', () => {
+    const text = 'cpu0 é € 😀 \ud800';
+    const n = new TextEncoder().encode(text).length;
+    const out = new ByteWriter(4).u8(7).utf8(text, n).u8(9);
+    expect([...out.take()]).toEqual([7, ...new TextEncoder().encode(text), 9]);
+    expect(() => new ByteWriter().utf8('é', 1)).toThrow(RangeError);
+  });
 });

@@ -7,6 +7,8 @@
  *  be absurd); growing past it is still fine. */
 const MAX_HINT = 256 * 1024 * 1024;
 
+const utf8Encoder = new TextEncoder();
+
 export class ByteWriter {
   private buf: Uint8Array<ArrayBuffer>;
   private view: DataView;
@@ -87,6 +89,16 @@ export class ByteWriter {
     this.length += b.length;
     return this;
   }
+  /** A string's UTF-8 bytes, `byteLength` of them (the caller counted them): encoded in
+   *  place, with no array of its own per string. */
+  utf8(s: string, byteLength: number): this {
+    this.room(byteLength);
+    const { written } = utf8Encoder.encodeInto(s, this.buf.subarray(this.length, this.length + byteLength));
+    if (written !== byteLength) throw new RangeError(`utf8: ${written} bytes written, ${byteLength} counted`);
+    this.length += byteLength;
+    return this;
+  }
+
   /** `n` copies of one byte (padding). */
   fill(byte: number, n: number): this {
     this.room(n);

@@ -83,6 +83,13 @@ export class LogCursor {
   /** Start of the earliest archive: the time base of every relative time. */
   readonly base: Timestamp;
 
+  /**
+   * The last volume of archive `i` worth decompressing ahead, when a reader knows where it
+   * stops (an extract's window: the volumes after it would be decoded for nothing, on the
+   * cores the decoding of the one read needs); undefined: any.
+   */
+  readAheadLast: ((archive: number) => number | undefined) | undefined;
+
   /** Reading ahead waits for the first read: opening a context reads no data. */
   private readAheadDue = true;
   /** Keyed by archive · 2^20 + volume. */
@@ -179,7 +186,8 @@ export class LogCursor {
    */
   private readAhead(vol: number): void {
     const a = this.archive;
-    for (let v = vol; v <= vol + READ_AHEAD_VOLUMES && v <= a.maxVol; v++) {
+    const last = Math.min(vol + READ_AHEAD_VOLUMES, a.maxVol, this.readAheadLast?.(this.cur) ?? Infinity);
+    for (let v = vol; v <= last; v++) {
       const rv = a.volume(v);
       // An open that fails is reported by the read that needs the volume.
       if (rv instanceof Promise) rv.then((r) => r?.readAhead?.(), () => undefined);
