@@ -19,4 +19,12 @@ describe('ByteWriter', () => {
     expect(new DataView(out.finish().buffer).getBigUint64(10)).toBe(1n << 63n);
     expect(new DataView(out.finish().buffer).getFloat64(18)).toBe(0.5);
   });
+
+  it('writes ASCII text byte for byte, and nothing of a text that is not ASCII', () => {
+    const out = new ByteWriter(2);
+    expect(out.ascii('ab~')).toBe(true);
+    expect(out.ascii('xé')).toBe(false);
+    expect(out.ascii('')).toBe(true);
+    expect(new TextDecoder().decode(out.finish())).toBe('ab~');
+  });
 });

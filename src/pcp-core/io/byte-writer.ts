@@ -87,6 +87,23 @@ export class ByteWriter {
     this.length += b.length;
     return this;
   }
+  /**
+   * `text` as bytes, one per character, if every character is ASCII (then it is its UTF-8 too);
+   * false, with nothing written, if one is not.
+   */
+  ascii(text: string): boolean {
+    const n = text.length;
+    this.room(n);
+    const buf = this.buf;
+    const at = this.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) return false;
+      buf[at + i] = c;
+    }
+    this.length = at + n;
+    return true;
+  }
   /** `n` copies of one byte (padding). */
   fill(byte: number, n: number): this {
     this.room(n);
