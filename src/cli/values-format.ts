@@ -308,29 +308,25 @@ export class TableBuilder {
         continue;
       }
       // As line() builds it: the time padded on the right, each cell on the left after two
-      // spaces, trailing white space trimmed.
+      // spaces, trailing white space trimmed; byte by byte into room for the widest row.
+      const buf = out.reserve(rowBytes);
       const start = out.length;
+      let p = start;
       const t0 = this.timeAt[k];
       const t1 = this.timeAt[k + 1];
-      out.bytes(times.subarray(t0, t1));
-      out.fill(32, tw - (t1 - t0));
+      for (let i = t0; i < t1; i++) buf[p++] = times[i];
+      for (let i = t1 - t0; i < tw; i++) buf[p++] = 32;
       for (let c = 0; c < ncols; c++) {
         const e = cur[c];
-        if (e < 0) {
-          out.fill(32, 2 + widths[c] - 1);
-          out.u8(63); // '?'
-          continue;
-        }
-        const a = this.entryAt[e];
-        const b = this.entryAt[e + 1];
-        out.fill(32, 2 + widths[c] - (b - a));
-        out.bytes(cells.subarray(a, b));
+        const a = e < 0 ? 0 : this.entryAt[e];
+        const b = e < 0 ? 1 : this.entryAt[e + 1];
+        for (let i = 2 + widths[c] - (b - a); i > 0; i--) buf[p++] = 32;
+        if (e < 0) buf[p++] = 63; // '?'
+        else for (let i = a; i < b; i++) buf[p++] = cells[i];
       }
-      const bytes = out.current();
-      let end = out.length;
-      while (end > start && isAsciiSpace(bytes[end - 1])) end--;
-      out.length = end;
-      out.u8(10);
+      while (p > start && isAsciiSpace(buf[p - 1])) p--;
+      buf[p++] = 10;
+      out.length = p;
     }
     return new TextDecoder().decode(out.current());
   }

@@ -27,4 +27,14 @@ describe('ByteWriter', () => {
     expect(out.ascii('')).toBe(true);
     expect(new TextDecoder().decode(out.finish())).toBe('ab~');
   });
+
+  it('reserves room for bytes written by index', () => {
+    const out = new ByteWriter(1).u8(7);
+    const buf = out.reserve(100);
+    for (let i = 0; i < 100; i++) buf[out.length + i] = i;
+    out.length += 100;
+    const bytes = out.finish();
+    expect(bytes.length).toBe(101);
+    expect([bytes[0], bytes[1], bytes[100]]).toEqual([7, 0, 99]);
+  });
 });

@@ -104,6 +104,14 @@ export class ByteWriter {
     this.length = at + n;
     return true;
   }
+  /**
+   * Room for `n` more bytes: the buffer to write them into from `length` on, by index, after
+   * which the caller advances `length` (a loop writing byte by byte, without a call per byte).
+   */
+  reserve(n: number): Uint8Array<ArrayBuffer> {
+    this.room(n);
+    return this.buf;
+  }
   /** `n` copies of one byte (padding). */
   fill(byte: number, n: number): this {
     this.room(n);
