@@ -298,9 +298,9 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     };
     // A replay runs the fetch, rate and format code once per sample, thousands of times in a
     // process that then ends: compiled straight to V8's baseline code (Sparkplug) on first
-    // call rather than interpreted until warm, it costs about a tenth less CPU in all
-    // (20180102, 11,652 samples; bench/replay-bench.ts). Set here, after start-up and the
-    // metadata, whose code runs too few times to gain from it.
+    // call rather than interpreted until warm, a whole run took 381 ms of CPU against 427
+    // (three metrics over 20180102, 11,652 samples; interleaved runs on a loaded machine).
+    // Set here, after start-up and the metadata, whose code runs too few times to gain.
     if (plan.archive) setFlagsFromString('--always-sparkplug');
     try {
       for await (const samples of sampleBatches(ctx, metrics, pmids, plan)) {
