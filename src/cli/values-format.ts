@@ -17,6 +17,7 @@ import { PM_INDOM_NULL, PM_SEM_COUNTER, PM_TYPE_DOUBLE, PM_TYPE_FLOAT, formatInD
 import { formatUnits } from '../pcp-core/units';
 import { pmvalUnitsText } from '../pcp-core/rate';
 import { formatExpC, formatFixedC } from '../pcp-core/c-numeric';
+import { ByteWriter } from '../pcp-core/io/byte-writer';
 import type { Sample, SampledMetric, SampleValue } from './values-sampler';
 
 function jsonValue(v: SampleValue): string {
@@ -123,11 +124,19 @@ export interface TableInfo {
   readonly raw: boolean;
 }
 
+/** JavaScript's trimEnd whitespace among ASCII bytes: tab, line feed, VT, form feed, CR, space. */
+function isAsciiSpace(b: number): boolean {
+  return b === 32 || (b >= 9 && b <= 13);
+}
+
 /**
- * Builds the table sample by sample: each sample's cells are formatted as it arrives and kept
- * as flat (column, text) entries, so a long run retains two strings per value rather than
- * its Sample objects (which made every young-generation GC copy them). Columns are every
- * (metric, instance) seen, each metric's by ascending instance id (pmval's order).
+ * Builds the table sample by sample: each sample's cells are formatted as it arrives and their
+ * text kept as bytes back to back in one buffer, so a long run retains no string per value
+ * (young-generation GCs copied every retained one) and the rows are then written into one
+ * output buffer, not built as strings and joined. A cell or time with a non-ASCII character
+ * (a string value, a zone's name) is kept as its string; its row is built as a string.
+ * Columns are every (metric, instance) seen, each metric's by ascending instance id (pmval's
+ * order).
  */
 export class TableBuilder {
   /** Per metric: instance id → column within the metric, in order of first appearance. */
@@ -136,12 +145,21 @@ export class TableBuilder {
   private readonly floating: boolean[];
   /** The semantics printreal is given: a rate's is a counter's. */
   private readonly sem: number[];
-  private readonly times: string[] = [];
-  /** Row k's entries are [rowStart[k], rowStart[k+1]) of entryMetric/entryCol/entryText. */
-  private rowStart = new Int32Array(1024);
+  /** Row k's time is bytes [timeAt[k], timeAt[k+1]) of `timeBytes`. */
+  private readonly timeBytes = new ByteWriter(1 << 16);
+  private timeAt = new Int32Array(1025);
+  /** Row k's entries are [rowStart[k], rowStart[k+1]) of entryMetric/entryCol/entryAt. */
+  private rowStart = new Int32Array(1025);
   private entryMetric = new Int32Array(4096);
   private entryCol = new Int32Array(4096);
-  private readonly entryText: string[] = [];
+  /** Entry e's text is bytes [entryAt[e], entryAt[e+1]) of `cellBytes`. */
+  private entryAt = new Int32Array(4096);
+  private readonly cellBytes = new ByteWriter(1 << 16);
+  /** Texts that are not ASCII, by entry (cells) and by row (times); their bytes are empty. */
+  private readonly wideCell = new Map<number, string>();
+  private readonly wideTime = new Map<number, string>();
+  /** Rows holding a wide text. */
+  private readonly wideRows = new Set<number>();
   private rows = 0;
   private entries = 0;
 
@@ -157,8 +175,17 @@ export class TableBuilder {
   }
 
   add(s: Sample): void {
-    if (this.rows + 2 > this.rowStart.length) this.rowStart = grow(this.rowStart);
-    this.times.push(this.formatTime(s.time));
+    const row = this.rows;
+    if (row + 2 > this.rowStart.length) {
+      this.rowStart = grow(this.rowStart);
+      this.timeAt = grow(this.timeAt);
+    }
+    const time = this.formatTime(s.time);
+    if (!this.timeBytes.ascii(time)) {
+      this.wideTime.set(row, time);
+      this.wideRows.add(row);
+    }
+    this.timeAt[row + 1] = this.timeBytes.length;
     for (let j = 0; j < this.metrics.length; j++) {
       const vals = s.values[j];
       if (!vals) continue;
@@ -173,16 +200,36 @@ export class TableBuilder {
           colOf.set(inst, c);
           this.colInst[j].push(inst);
         }
-        if (this.entries === this.entryCol.length) {
+        const e = this.entries++;
+        if (e + 2 > this.entryAt.length) {
           this.entryMetric = grow(this.entryMetric);
           this.entryCol = grow(this.entryCol);
+          this.entryAt = grow(this.entryAt);
         }
-        this.entryMetric[this.entries] = j;
-        this.entryCol[this.entries++] = c;
-        this.entryText.push(cell(pair[1], this.floating[j], this.sem[j], this.style));
+        this.entryMetric[e] = j;
+        this.entryCol[e] = c;
+        const text = cell(pair[1], this.floating[j], this.sem[j], this.style);
+        if (!this.cellBytes.ascii(text)) {
+          this.wideCell.set(e, text);
+          this.wideRows.add(row);
+        }
+        this.entryAt[e + 1] = this.cellBytes.length;
       }
     }
     this.rowStart[++this.rows] = this.entries;
+  }
+
+  /** Entry e's text length (what padStart counts). */
+  private cellLength(e: number): number {
+    return this.wideCell.get(e)?.length ?? this.entryAt[e + 1] - this.entryAt[e];
+  }
+
+  private cellText(e: number): string {
+    return this.wideCell.get(e) ?? asciiText(this.cellBytes.current(), this.entryAt[e], this.entryAt[e + 1]);
+  }
+
+  private timeText(k: number): string {
+    return this.wideTime.get(k) ?? asciiText(this.timeBytes.current(), this.timeAt[k], this.timeAt[k + 1]);
   }
 
   /** The whole table (columns are known once every sample is in). */
@@ -219,12 +266,15 @@ export class TableBuilder {
         const c = (global[e] = colAt[this.entryMetric[e]][this.entryCol[e]]);
         if (stamp[c] === k) continue;
         stamp[c] = k;
-        const len = this.entryText[e].length;
+        const len = this.cellLength(e);
         if (len > widths[c]) widths[c] = len;
       }
     }
     let tw = 4;
-    for (const t of this.times) if (t.length > tw) tw = t.length;
+    for (let k = 0; k < rows; k++) {
+      const len = this.wideTime.get(k)?.length ?? this.timeAt[k + 1] - this.timeAt[k];
+      if (len > tw) tw = len;
+    }
     const line = (first: string, cells: readonly string[]): string => {
       let out = first.padEnd(tw);
       for (let i = 0; i < ncols; i++) out += '  ' + cells[i].padStart(widths[i]);
@@ -232,21 +282,61 @@ export class TableBuilder {
     };
     lines.push(line('', head1));
     if (head2.some((h) => h !== '')) lines.push(line('', head2));
-    // One row's cells, reused: "?" unless the sample has the instance.
-    const cur = new Array<string>(ncols);
+    const encoder = new TextEncoder();
+    const head = encoder.encode(lines.join('\n') + '\n');
+    const cells = this.cellBytes.current();
+    const times = this.timeBytes.current();
+    let rowBytes = tw + 1;
+    for (const w of widths) rowBytes += 2 + w;
+    const out = new ByteWriter(head.length + rows * rowBytes);
+    out.bytes(head);
+    // One row's entries, reused: -1 ("?") unless the sample has the instance.
+    const cur = new Int32Array(ncols);
     stamp.fill(-1);
     for (let k = 0; k < rows; k++) {
       for (let e = this.rowStart[k]; e < this.rowStart[k + 1]; e++) {
         const c = global[e];
         if (stamp[c] === k) continue;
         stamp[c] = k;
-        cur[c] = this.entryText[e];
+        cur[c] = e;
       }
-      for (let c = 0; c < ncols; c++) if (stamp[c] !== k) cur[c] = '?';
-      lines.push(line(this.times[k], cur));
+      for (let c = 0; c < ncols; c++) if (stamp[c] !== k) cur[c] = -1;
+      if (this.wideRows.has(k)) {
+        const texts: string[] = [];
+        for (let c = 0; c < ncols; c++) texts.push(cur[c] < 0 ? '?' : this.cellText(cur[c]));
+        out.bytes(encoder.encode(line(this.timeText(k), texts) + '\n'));
+        continue;
+      }
+      // As line() builds it: the time padded on the right, each cell on the left after two
+      // spaces, trailing white space trimmed; byte by byte into room for the widest row.
+      const buf = out.reserve(rowBytes);
+      const start = out.length;
+      let p = start;
+      const t0 = this.timeAt[k];
+      const t1 = this.timeAt[k + 1];
+      for (let i = t0; i < t1; i++) buf[p++] = times[i];
+      for (let i = t1 - t0; i < tw; i++) buf[p++] = 32;
+      for (let c = 0; c < ncols; c++) {
+        const e = cur[c];
+        const a = e < 0 ? 0 : this.entryAt[e];
+        const b = e < 0 ? 1 : this.entryAt[e + 1];
+        for (let i = 2 + widths[c] - (b - a); i > 0; i--) buf[p++] = 32;
+        if (e < 0) buf[p++] = 63; // '?'
+        else for (let i = a; i < b; i++) buf[p++] = cells[i];
+      }
+      while (p > start && isAsciiSpace(buf[p - 1])) p--;
+      buf[p++] = 10;
+      out.length = p;
     }
-    return lines.join('\n') + '\n';
+    return new TextDecoder().decode(out.current());
   }
+}
+
+/** Bytes [from, to) of `bytes`, all ASCII, as a string. */
+function asciiText(bytes: Uint8Array, from: number, to: number): string {
+  let s = '';
+  for (let i = from; i < to; i++) s += String.fromCharCode(bytes[i]);
+  return s;
 }
 
 function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {

@@ -7,7 +7,7 @@
 // it replays an archive (INTERP) or samples live (a fetch every interval).
 import { PM_MODE_INTERP, type Context } from '../pcp-core/context/context';
 import { PM_ERR_EOL, isPmError } from '../pcp-core/errors';
-import { pmvalDelta, pmvalRate, pmvalTimeScale } from '../pcp-core/rate';
+import { pmvalDeltaOfReals, pmvalRate, pmvalTimeScale } from '../pcp-core/rate';
 import { timestampFromNs, timestampToNs, timestampToReal } from '../pcp-core/time/timestamp';
 import type { AtomValue, Desc, PmId, Result, Timestamp, ValueSet } from '../pcp-core/types';
 import { PM_SEM_COUNTER, isNumericType, sameEpoch } from '../pcp-core/types';
@@ -72,6 +72,7 @@ export async function* sampleBatches(ctx: Context, metrics: readonly SampledMetr
   const scales = metrics.map((m) => pmvalTimeScale(m.desc));
   const limit = plan.archive && !plan.follow ? ARCHIVE_BATCH : 1;
   let prev: Result | undefined;
+  let prevReal = 0;
   const finish = plan.finish ? timestampToReal(plan.finish) : Infinity;
   let batch: Sample[] = [];
   for (let k = 0; plan.samples === undefined || k < plan.samples; k++) {
@@ -91,7 +92,9 @@ export async function* sampleBatches(ctx: Context, metrics: readonly SampledMetr
       if (batch.length > 0) yield batch;
       throw e;
     }
-    if (timestampToReal(result.timestamp) > finish) break;
+    // Converted once per sample: it serves the -T test here and both intervals it ends or starts.
+    const real = timestampToReal(result.timestamp);
+    if (real > finish) break;
     // A live context that reconnected since the previous sample: no rate across the two
     // connections (Result.epoch), as pmval, whose fetch fails first, never makes one.
     if (prev && !sameEpoch(prev, result)) prev = undefined;
@@ -108,13 +111,14 @@ export async function* sampleBatches(ctx: Context, metrics: readonly SampledMetr
       }
       const pset = prev?.sets[j];
       // The interval is the same for every instance: computed once per metric and sample.
-      const delta = prev && pset && pset.numval > 0 ? pmvalDelta(scales[j], prev.timestamp, result.timestamp) : 0;
+      const delta = prev && pset && pset.numval > 0 ? pmvalDeltaOfReals(scales[j], prevReal, real) : 0;
       for (let i = 0; i < set.numval; i++) {
         out.push([set.inst[i], pset && pset.numval > 0 ? rateOf(m, pset, set.inst[i], set.values[i], delta, plan.counterWrap) : null]);
       }
     }
     batch.push({ time: result.timestamp, values });
     prev = result;
+    prevReal = real;
     if (batch.length >= limit) {
       yield batch;
       batch = [];

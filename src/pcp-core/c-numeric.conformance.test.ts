@@ -8,7 +8,8 @@ import { PYTHON, runTool } from '../../test/oracle';
 import { formatExpC, formatFixedC, formatGC } from './c-numeric';
 
 function values(): number[] {
-  const out: number[] = [0, -0, 0.5, 1.5, 2.5, -0.5, 0.125, 0.375, 1234.5, 9999.5, 0.00005, 1e-5, 9.9999e-5, 1e15, 1e16, 1e17, 1e22, 123456789012345680000, 2 ** 52 + 0.5, 2 ** 53];
+  // 1.0625 and -1.1875 are exact ties at %.3e, and %.2e of -1.1875 (1.19, not a tie) reads back as another double.
+  const out: number[] = [0, -0, 0.5, 1.5, 2.5, -0.5, 0.125, 0.375, 1234.5, 9999.5, 1.0625, -1.1875, 0.0306243896484375, 1.0625 * 2 ** 20, 0.00005, 1e-5, 9.9999e-5, 1e15, 1e16, 1e17, 1e22, 123456789012345680000, 2 ** 52 + 0.5, 2 ** 53];
   let seed = 12345;
   const rnd = (): number => {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;

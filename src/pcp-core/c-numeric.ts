@@ -357,11 +357,12 @@ export function formatExpC(x: number, digits: number): string {
   const a = Math.abs(x);
   if (a === 0) return `${neg ? '-' : ''}0${digits > 0 ? `.${'0'.repeat(digits)}` : ''}e+00`;
   // Number#toExponential rounds the exact value too, but a tie up where glibc rounds it to
-  // even. A tie shows in 21 significant digits as a 5 then zeros only; only those (and what
-  // rounds to look like one) take the exact path below, a BigInt division per call.
+  // even. A tie is exactly one digit more ending in 5: rounded to that digit it still ends in
+  // 5 and reads back as the same double. Only those take the exact path below, a BigInt
+  // division per call. (One digit more, not 21 digits: that many leaves V8's fast dtoa.)
   if (digits <= 19) {
-    const wide = a.toExponential(20);
-    if (wide.charCodeAt(digits + 2) !== 53 || !/^0*e/.test(wide.slice(digits + 3))) {
+    const wide = a.toExponential(digits + 1);
+    if (wide.charCodeAt(digits + 2) !== 53 || Number(wide) !== a) {
       const s = a.toExponential(digits);
       const e = s.indexOf('e');
       const exp = s.slice(e + 2);

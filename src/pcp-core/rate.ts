@@ -42,7 +42,12 @@ export function pmvalTimeScale(desc: Pick<Desc, 'sem' | 'units'>): number {
 
 /** pmval's interval between two samples: scale · (toReal(t1) − toReal(t0)), in double. */
 export function pmvalDelta(scale: number, t0: Timestamp, t1: Timestamp): number {
-  return scale * (timestampToReal(t1) - timestampToReal(t0));
+  return pmvalDeltaOfReals(scale, timestampToReal(t0), timestampToReal(t1));
+}
+
+/** pmvalDelta of times already converted by timestampToReal (a replay converts each once). */
+export function pmvalDeltaOfReals(scale: number, real0: number, real1: number): number {
+  return scale * (real1 - real0);
 }
 
 /**

@@ -27,4 +27,22 @@ describe('ByteWriter', () => {
     expect([...out.take()]).toEqual([7, ...new TextEncoder().encode(text), 9]);
     expect(() => new ByteWriter().utf8('é', 1)).toThrow(RangeError);
   });
+
+  it('writes ASCII text byte for byte, and nothing of a text that is not ASCII', () => {
+    const out = new ByteWriter(2);
+    expect(out.ascii('ab~')).toBe(true);
+    expect(out.ascii('xé')).toBe(false);
+    expect(out.ascii('')).toBe(true);
+    expect(new TextDecoder().decode(out.finish())).toBe('ab~');
+  });
+
+  it('reserves room for bytes written by index', () => {
+    const out = new ByteWriter(1).u8(7);
+    const buf = out.reserve(100);
+    for (let i = 0; i < 100; i++) buf[out.length + i] = i;
+    out.length += 100;
+    const bytes = out.finish();
+    expect(bytes.length).toBe(101);
+    expect([bytes[0], bytes[1], bytes[100]]).toEqual([7, 0, 99]);
+  });
 });

@@ -99,6 +99,31 @@ export class ByteWriter {
     return this;
   }
 
+  /**
+   * `text` as bytes, one per character, if every character is ASCII (then it is its UTF-8 too);
+   * false, with nothing written, if one is not.
+   */
+  ascii(text: string): boolean {
+    const n = text.length;
+    this.room(n);
+    const buf = this.buf;
+    const at = this.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) return false;
+      buf[at + i] = c;
+    }
+    this.length = at + n;
+    return true;
+  }
+  /**
+   * Room for `n` more bytes: the buffer to write them into from `length` on, by index, after
+   * which the caller advances `length` (a loop writing byte by byte, without a call per byte).
+   */
+  reserve(n: number): Uint8Array<ArrayBuffer> {
+    this.room(n);
+    return this.buf;
+  }
   /** `n` copies of one byte (padding). */
   fill(byte: number, n: number): this {
     this.room(n);

@@ -256,10 +256,27 @@ export interface ZoneOffset {
  * rules. The rules of the UTC year containing `sec` decide.
  */
 export function posixOffsetAt(spec: PosixTzSpec, sec: number, utcYear: number): ZoneOffset {
+  return posixYearOffsets(spec, utcYear).at(sec);
+}
+
+/** A spec's offsets within one UTC year: its two change instants worked out once. */
+export interface PosixYearOffsets {
+  readonly year: number;
+  at(sec: number): ZoneOffset;
+}
+
+/**
+ * posixOffsetAt for many instants of one year (a replay formats a time per sample): the
+ * change instants and both offsets computed once, not per call.
+ */
+export function posixYearOffsets(spec: PosixTzSpec, utcYear: number): PosixYearOffsets {
   const [r0, r1] = spec.rules;
   const c0 = ruleChange(r0, utcYear);
   const c1 = ruleChange(r1, utcYear);
-  const isdst = c0 > c1 ? sec < c1 || sec >= c0 : sec >= c0 && sec < c1;
-  const r = isdst ? r1 : r0;
-  return { gmtoff: r.offset, isdst, zone: r.name };
+  const std: ZoneOffset = { gmtoff: r0.offset, isdst: false, zone: r0.name };
+  const dst: ZoneOffset = { gmtoff: r1.offset, isdst: true, zone: r1.name };
+  return {
+    year: utcYear,
+    at: (sec) => ((c0 > c1 ? sec < c1 || sec >= c0 : sec >= c0 && sec < c1) ? dst : std),
+  };
 }

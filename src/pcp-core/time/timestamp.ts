@@ -78,6 +78,13 @@ export function longDoubleSeconds(sec: number, nsec: number): number {
   return fast ?? exactLongDoubleSeconds(sec, nsec);
 }
 
+/** Powers of two 2^k for k in [-1100, 1100], by table: Math.pow is slow in the hot path. */
+const POW2 = new Float64Array(2201);
+for (let k = -1100; k <= 1100; k++) POW2[k + 1100] = 2 ** k;
+function pow2(k: number): number {
+  return POW2[k + 1100];
+}
+
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
 const HI = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0; // high word index
@@ -93,7 +100,7 @@ function fastLongDoubleSeconds(sec: number, nsec: number): number | undefined {
   const biased = (hi >>> 20) & 0x7ff;
   // A power of two has an asymmetric rounding interval: leave it to the exact path.
   if ((hi & 0xfffff) === 0 && lo === 0) return undefined;
-  const halfUlp = 2 ** (biased - 1075 - 1);
+  const halfUlp = pow2(biased - 1076);
   // Error bound of both computations: the x87 sum (2^-63 relative) and the double quotient.
   const margin = Math.abs(r) * 2 ** -62 + 2 ** -50;
   const a = Math.abs(diff);
@@ -137,12 +144,6 @@ export function subtractTimestampsLongDouble(a: Timestamp, b: Timestamp): number
 const bitsView = new DataView(new ArrayBuffer(8));
 
 
-/** Powers of two 2^k for k in [-1100, 1100], by table: Math.pow is slow in the hot path. */
-const POW2 = new Float64Array(2201);
-for (let k = -1100; k <= 1100; k++) POW2[k + 1100] = 2 ** k;
-function pow2(k: number): number {
-  return POW2[k + 1100];
-}
 
 /** Unbiased binary exponent of a finite normal double. */
 function exponentOf(x: number): number {

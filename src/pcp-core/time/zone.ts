@@ -9,8 +9,8 @@ import type { BrokenDownTime } from './calendar';
 import { IntlZoneRules, isIntlZone } from './intl-zone';
 import { mktimeProbe } from './mktime';
 import type { LocalTimeFields, MktimeState } from './mktime';
-import { parsePosixTz, posixOffsetAt } from './posix-tz';
-import type { PosixTzSpec, ZoneOffset } from './posix-tz';
+import { parsePosixTz, posixOffsetAt, posixYearOffsets } from './posix-tz';
+import type { PosixTzSpec, PosixYearOffsets, ZoneOffset } from './posix-tz';
 
 export type { BrokenDownTime } from './calendar';
 export type { LocalTimeFields } from './mktime';
@@ -117,6 +117,8 @@ export class Zone {
   private yearStart = NaN;
   private yearEnd = NaN;
   private year = NaN;
+  /** The 'posix' rules' offsets in `year` (offsetAt runs once per sample printed). */
+  private posixYear: PosixYearOffsets | undefined;
 
   private constructor(
     /** The TZ value in force, after pmNewZone's "+0" for 3-character names. */
@@ -141,8 +143,11 @@ export class Zone {
     switch (r.kind) {
       case 'intl':
         return r.intl.offsetAt(sec);
-      case 'posix':
-        return posixOffsetAt(r.spec, sec, this.utcYear(sec));
+      case 'posix': {
+        const year = this.utcYear(sec);
+        if (this.posixYear?.year !== year) this.posixYear = posixYearOffsets(r.spec, year);
+        return this.posixYear.at(sec);
+      }
       case 'posixrules':
         return this.posixrulesOffset(r, r.shifted.shifted, sec);
     }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { PM_INDOM_NULL, PM_SEM_INSTANT, PM_TYPE_STRING, PM_TYPE_U32, type Desc, type PmId, type Timestamp } from '../pcp-core/types';
+import { TableBuilder } from './values-format';
+import type { Sample, SampledMetric, SampleValue } from './values-sampler';
+
+const UNITS = { dimSpace: 0, dimTime: 0, dimCount: 0, scaleSpace: 0, scaleTime: 0, scaleCount: 0 };
+
+function metric(name: string, type: number, indom: number, names: Record<number, string> = {}): SampledMetric {
+  const desc: Desc = { pmid: 1 as PmId, type, indom: indom as Desc['indom'], sem: PM_SEM_INSTANT, units: UNITS };
+  return { name, desc, rate: false, instName: (i) => names[i] ?? String(i) };
+}
+
+function sample(sec: number, ...values: (readonly [number, SampleValue])[][]): Sample {
+  return { time: { sec, nsec: 0 }, values };
+}
+
+/** The data rows of a finished table (after the preamble, the blank line and the heading). */
+function rows(table: string, headings: number): string[] {
+  const lines = table.split('\n');
+  return lines.slice(lines.indexOf('') + 1 + headings, -1);
+}
+
+describe('TableBuilder', () => {
+  // The rows are written as bytes; a row with a non-ASCII text is built as a string. Both
+  // must lay out alike: widths in UTF-16 units as padStart counts them.
+  it('lays out rows with non-ASCII texts as the ASCII ones', () => {
+    const metrics = [metric('m.str', PM_TYPE_STRING, PM_INDOM_NULL), metric('m.num', PM_TYPE_U32, 7, { 1: 'één', 2: 'b' })];
+    const formatTime = (t: Timestamp): string => (t.sec === 2 ? `t${t.sec}·` : `t${t.sec}_`);
+    const table = new TableBuilder(metrics, formatTime);
+    table.add(sample(1, [[-1, 'ab']], [[1, 5], [2, 123456]]));
+    table.add(sample(2, [[-1, 'é']], [[2, 7]]));
+    table.add(sample(3, [[-1, 'éé']], []));
+    table.add(sample(4, [], [[1, 99]]));
+    const out = table.finish({ source: 's', host: 'h', timeLabel: 'UTC', raw: false });
+    const [r1, r2, r3, r4] = rows(out, 2);
+    // Every row as long as the first (same widths), "?" where a value is missing.
+    expect([r2, r3, r4].map((r) => r.length)).toEqual([r1.length, r1.length, r1.length]);
+    expect(r1).toMatch(/^t1_ +"ab" +5 +123456$/);
+    expect(r2).toMatch(/^t2· +"é" +\? +7$/);
+    expect(r3).toMatch(/^t3_ +"éé" +\? +\?$/);
+    expect(r4).toMatch(/^t4_ +\? +99 +\?$/);
+    // Right-aligned: the string columns end at the same place.
+    expect(r2.indexOf('"é"') + 3).toBe(r1.indexOf('"ab"') + 4);
+  });
+});
