@@ -104,6 +104,15 @@ export class XzWorkerPool implements XzStreamDecoder {
     this.size = Math.max(1, options.size);
   }
 
+  /**
+   * Starts the pool's workers before any decode (each warms its decoder up as it starts:
+   * xz-pool-job.ts), so a first .xz archive does not wait for that. They stay until the first
+   * decode has come and gone (then the idle rule applies).
+   */
+  prestart(): void {
+    while (this.broken === undefined && this.slots.length < this.size) if (!this.start()) break;
+  }
+
   /** Workers running now (for tests and diagnostics). */
   get workerCount(): number {
     return this.slots.length;
