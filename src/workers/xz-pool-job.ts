@@ -24,9 +24,9 @@ export function warmUpXzDecoder(): void {
 }
 
 /**
- * A pool worker's side of a job: the block decoded by the core's WebAssembly decoder on the
+ * A pool worker's side of a job: the block decoded by the core's LZMA2 decoder (xz-framed.ts) on the
  * worker's thread. Damaged data answers xz's words (the engine names the file and block);
- * anything else (the decoder cannot load, WebAssembly gets no memory) answers `unavailable`.
+ * anything else (no memory for the block) answers `unavailable`.
  * A job in pieces is answered piece by piece as they decode, then `done`.
  */
 export async function answerXzJob(job: XzJob, answer: (reply: XzReply) => void): Promise<void> {
