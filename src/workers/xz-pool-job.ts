@@ -17,7 +17,13 @@ const WARM_UP_DECODES = 6;
 export function warmUpXzDecoder(): void {
   const { framed, size } = xzWarmUpStream();
   try {
-    for (let i = 0; i < WARM_UP_DECODES; i++) new XzFramedDecoder(framed, size).finish();
+    for (let i = 0; i < WARM_UP_DECODES; i++) {
+      // In uneven steps, as pieces are decoded: every path the real decodes take gets its
+      // type feedback here (an untaken one deoptimizes the decoder when first taken).
+      const decoder = new XzFramedDecoder(framed, size);
+      for (let at = 0; at < size; at = decoder.decoded) decoder.to(at + 65_537 + i);
+      decoder.finish();
+    }
   } catch (e) {
     console.warn(`pmdash: the xz decoder's warm-up failed (${e instanceof Error ? e.message : String(e)})`);
   }

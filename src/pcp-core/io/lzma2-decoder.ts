@@ -59,7 +59,8 @@ const PROBS = LITERAL + LITERAL_SIZE * 16;
 export const LZMA2_OVERRUN = 273;
 
 const PROB_INIT = 1024;
-const TOP = 1 << 24;
+/** Flips int32 bits to compare them as unsigned. */
+const SIGN = 0x80000000 | 0;
 
 /**
  * Decodes the LZMA2 data `input` (a block's compressed data, exactly) of `size` uncompressed
@@ -173,8 +174,8 @@ export class Lzma2Decoder {
       this.chunkInEnd = this.inPos + packed;
       if (this.chunkInEnd > this.input.length) throw new Lzma2DataError('data cut short');
       if (packed < 5 || this.byte() !== 0) throw new Lzma2DataError('corrupt data');
-      this.code = ((this.byte() << 24) | (this.byte() << 16) | (this.byte() << 8) | this.byte()) >>> 0;
-      this.range = 0xffffffff;
+      this.code = (this.byte() << 24) | (this.byte() << 16) | (this.byte() << 8) | this.byte();
+      this.range = -1;
     } else {
       if (control > 0x02) throw new Lzma2DataError('corrupt data');
       size = (this.byte() << 8) + this.byte() + 1;
@@ -235,7 +236,8 @@ export class Lzma2Decoder {
     const posMask = (1 << this.pb) - 1;
     let inPos = this.inPos;
     let pos = this.outPos;
-    // Unsigned 32-bit values.
+    // The range coder's unsigned 32-bit values as int32 bits (compared through SIGN), so the
+    // optimized code keeps them in machine words and never deoptimizes on overflow.
     let range = this.range;
     let code = this.code;
     let state = this.state;
@@ -251,19 +253,19 @@ export class Lzma2Decoder {
       const posState = (pos - dictStart) & posMask;
       {
         const i = IS_MATCH + (state << 4) + posState;
-        if (range < TOP) {
-          range = (range * 256) >>> 0;
-          code = ((code << 8) | input[inPos++]) >>> 0;
+        if (range >>> 24 === 0) {
+          range <<= 8;
+          code = (code << 8) | input[inPos++];
         }
         p = probs[i];
-        bound = (range >>> 11) * p;
-        if (code < bound) {
+        bound = Math.imul(range >>> 11, p);
+        if ((code ^ SIGN) < (bound ^ SIGN)) {
           range = bound;
           probs[i] = p + ((2048 - p) >>> 5);
           b = 0;
         } else {
-          range -= bound;
-          code -= bound;
+          range = (range - bound) | 0;
+          code = (code - bound) | 0;
           probs[i] = p - (p >>> 5);
           b = 1;
         }
@@ -275,19 +277,19 @@ export class Lzma2Decoder {
         if (state < LITERAL_STATES) {
           while (sym < 0x100) {
             const i = base + sym;
-            if (range < TOP) {
-              range = (range * 256) >>> 0;
-              code = ((code << 8) | input[inPos++]) >>> 0;
+            if (range >>> 24 === 0) {
+              range <<= 8;
+              code = (code << 8) | input[inPos++];
             }
             p = probs[i];
-            bound = (range >>> 11) * p;
-            if (code < bound) {
+            bound = Math.imul(range >>> 11, p);
+            if ((code ^ SIGN) < (bound ^ SIGN)) {
               range = bound;
               probs[i] = p + ((2048 - p) >>> 5);
               b = 0;
             } else {
-              range -= bound;
-              code -= bound;
+              range = (range - bound) | 0;
+              code = (code - bound) | 0;
               probs[i] = p - (p >>> 5);
               b = 1;
             }
@@ -301,19 +303,19 @@ export class Lzma2Decoder {
             matchByte <<= 1;
             const matchBit = matchByte & offset;
             const i = base + offset + matchBit + sym;
-            if (range < TOP) {
-              range = (range * 256) >>> 0;
-              code = ((code << 8) | input[inPos++]) >>> 0;
+            if (range >>> 24 === 0) {
+              range <<= 8;
+              code = (code << 8) | input[inPos++];
             }
             p = probs[i];
-            bound = (range >>> 11) * p;
-            if (code < bound) {
+            bound = Math.imul(range >>> 11, p);
+            if ((code ^ SIGN) < (bound ^ SIGN)) {
               range = bound;
               probs[i] = p + ((2048 - p) >>> 5);
               b = 0;
             } else {
-              range -= bound;
-              code -= bound;
+              range = (range - bound) | 0;
+              code = (code - bound) | 0;
               probs[i] = p - (p >>> 5);
               b = 1;
             }
@@ -334,19 +336,19 @@ export class Lzma2Decoder {
       let lenBase: number;
       {
         const i = IS_REP + state;
-        if (range < TOP) {
-          range = (range * 256) >>> 0;
-          code = ((code << 8) | input[inPos++]) >>> 0;
+        if (range >>> 24 === 0) {
+          range <<= 8;
+          code = (code << 8) | input[inPos++];
         }
         p = probs[i];
-        bound = (range >>> 11) * p;
-        if (code < bound) {
+        bound = Math.imul(range >>> 11, p);
+        if ((code ^ SIGN) < (bound ^ SIGN)) {
           range = bound;
           probs[i] = p + ((2048 - p) >>> 5);
           b = 0;
         } else {
-          range -= bound;
-          code -= bound;
+          range = (range - bound) | 0;
+          code = (code - bound) | 0;
           probs[i] = p - (p >>> 5);
           b = 1;
         }
@@ -361,19 +363,19 @@ export class Lzma2Decoder {
       } else {
         {
           const i = IS_REP0 + state;
-          if (range < TOP) {
-            range = (range * 256) >>> 0;
-            code = ((code << 8) | input[inPos++]) >>> 0;
+          if (range >>> 24 === 0) {
+            range <<= 8;
+            code = (code << 8) | input[inPos++];
           }
           p = probs[i];
-          bound = (range >>> 11) * p;
-          if (code < bound) {
+          bound = Math.imul(range >>> 11, p);
+          if ((code ^ SIGN) < (bound ^ SIGN)) {
             range = bound;
             probs[i] = p + ((2048 - p) >>> 5);
             b = 0;
           } else {
-            range -= bound;
-            code -= bound;
+            range = (range - bound) | 0;
+            code = (code - bound) | 0;
             probs[i] = p - (p >>> 5);
             b = 1;
           }
@@ -381,19 +383,19 @@ export class Lzma2Decoder {
         if (b === 0) {
           {
             const i = IS_REP0_LONG + (state << 4) + posState;
-            if (range < TOP) {
-              range = (range * 256) >>> 0;
-              code = ((code << 8) | input[inPos++]) >>> 0;
+            if (range >>> 24 === 0) {
+              range <<= 8;
+              code = (code << 8) | input[inPos++];
             }
             p = probs[i];
-            bound = (range >>> 11) * p;
-            if (code < bound) {
+            bound = Math.imul(range >>> 11, p);
+            if ((code ^ SIGN) < (bound ^ SIGN)) {
               range = bound;
               probs[i] = p + ((2048 - p) >>> 5);
               b = 0;
             } else {
-              range -= bound;
-              code -= bound;
+              range = (range - bound) | 0;
+              code = (code - bound) | 0;
               probs[i] = p - (p >>> 5);
               b = 1;
             }
@@ -410,19 +412,19 @@ export class Lzma2Decoder {
           let dist: number;
           {
             const i = IS_REP1 + state;
-            if (range < TOP) {
-              range = (range * 256) >>> 0;
-              code = ((code << 8) | input[inPos++]) >>> 0;
+            if (range >>> 24 === 0) {
+              range <<= 8;
+              code = (code << 8) | input[inPos++];
             }
             p = probs[i];
-            bound = (range >>> 11) * p;
-            if (code < bound) {
+            bound = Math.imul(range >>> 11, p);
+            if ((code ^ SIGN) < (bound ^ SIGN)) {
               range = bound;
               probs[i] = p + ((2048 - p) >>> 5);
               b = 0;
             } else {
-              range -= bound;
-              code -= bound;
+              range = (range - bound) | 0;
+              code = (code - bound) | 0;
               probs[i] = p - (p >>> 5);
               b = 1;
             }
@@ -431,19 +433,19 @@ export class Lzma2Decoder {
           else {
             {
               const i = IS_REP2 + state;
-              if (range < TOP) {
-                range = (range * 256) >>> 0;
-                code = ((code << 8) | input[inPos++]) >>> 0;
+              if (range >>> 24 === 0) {
+                range <<= 8;
+                code = (code << 8) | input[inPos++];
               }
               p = probs[i];
-              bound = (range >>> 11) * p;
-              if (code < bound) {
+              bound = Math.imul(range >>> 11, p);
+              if ((code ^ SIGN) < (bound ^ SIGN)) {
                 range = bound;
                 probs[i] = p + ((2048 - p) >>> 5);
                 b = 0;
               } else {
-                range -= bound;
-                code -= bound;
+                range = (range - bound) | 0;
+                code = (code - bound) | 0;
                 probs[i] = p - (p >>> 5);
                 b = 1;
               }
@@ -467,19 +469,19 @@ export class Lzma2Decoder {
       let len: number;
       {
         const i = lenBase + LEN_CHOICE;
-        if (range < TOP) {
-          range = (range * 256) >>> 0;
-          code = ((code << 8) | input[inPos++]) >>> 0;
+        if (range >>> 24 === 0) {
+          range <<= 8;
+          code = (code << 8) | input[inPos++];
         }
         p = probs[i];
-        bound = (range >>> 11) * p;
-        if (code < bound) {
+        bound = Math.imul(range >>> 11, p);
+        if ((code ^ SIGN) < (bound ^ SIGN)) {
           range = bound;
           probs[i] = p + ((2048 - p) >>> 5);
           b = 0;
         } else {
-          range -= bound;
-          code -= bound;
+          range = (range - bound) | 0;
+          code = (code - bound) | 0;
           probs[i] = p - (p >>> 5);
           b = 1;
         }
@@ -491,19 +493,19 @@ export class Lzma2Decoder {
       } else {
         {
           const i = lenBase + LEN_CHOICE2;
-          if (range < TOP) {
-            range = (range * 256) >>> 0;
-            code = ((code << 8) | input[inPos++]) >>> 0;
+          if (range >>> 24 === 0) {
+            range <<= 8;
+            code = (code << 8) | input[inPos++];
           }
           p = probs[i];
-          bound = (range >>> 11) * p;
-          if (code < bound) {
+          bound = Math.imul(range >>> 11, p);
+          if ((code ^ SIGN) < (bound ^ SIGN)) {
             range = bound;
             probs[i] = p + ((2048 - p) >>> 5);
             b = 0;
           } else {
-            range -= bound;
-            code -= bound;
+            range = (range - bound) | 0;
+            code = (code - bound) | 0;
             probs[i] = p - (p >>> 5);
             b = 1;
           }
@@ -521,19 +523,19 @@ export class Lzma2Decoder {
       let m = 1;
       for (let k = 0; k < treeBits; k++) {
         const i = treeBase + m;
-        if (range < TOP) {
-          range = (range * 256) >>> 0;
-          code = ((code << 8) | input[inPos++]) >>> 0;
+        if (range >>> 24 === 0) {
+          range <<= 8;
+          code = (code << 8) | input[inPos++];
         }
         p = probs[i];
-        bound = (range >>> 11) * p;
-        if (code < bound) {
+        bound = Math.imul(range >>> 11, p);
+        if ((code ^ SIGN) < (bound ^ SIGN)) {
           range = bound;
           probs[i] = p + ((2048 - p) >>> 5);
           b = 0;
         } else {
-          range -= bound;
-          code -= bound;
+          range = (range - bound) | 0;
+          code = (code - bound) | 0;
           probs[i] = p - (p >>> 5);
           b = 1;
         }
@@ -545,19 +547,19 @@ export class Lzma2Decoder {
         let slot = 1;
         for (let k = 0; k < DIST_SLOT_BITS; k++) {
           const i = slotBase + slot;
-          if (range < TOP) {
-            range = (range * 256) >>> 0;
-            code = ((code << 8) | input[inPos++]) >>> 0;
+          if (range >>> 24 === 0) {
+            range <<= 8;
+            code = (code << 8) | input[inPos++];
           }
           p = probs[i];
-          bound = (range >>> 11) * p;
-          if (code < bound) {
+          bound = Math.imul(range >>> 11, p);
+          if ((code ^ SIGN) < (bound ^ SIGN)) {
             range = bound;
             probs[i] = p + ((2048 - p) >>> 5);
             b = 0;
           } else {
-            range -= bound;
-            code -= bound;
+            range = (range - bound) | 0;
+            code = (code - bound) | 0;
             probs[i] = p - (p >>> 5);
             b = 1;
           }
@@ -567,7 +569,9 @@ export class Lzma2Decoder {
         if (slot < 4) rep0 = slot;
         else {
           const direct = (slot >> 1) - 1;
-          let dist = (2 | (slot & 1)) * 2 ** direct;
+          // Int32 arithmetic throughout (no deoptimization on a large value): a distance
+          // past 2^31 comes out negative and is refused below, as no dictionary is that large.
+          let dist = (2 | (slot & 1)) << direct;
           // The low bits: reverse trees, of the special probabilities or (for long
           // distances, after the direct bits) of the align ones.
           let revBase: number;
@@ -578,19 +582,19 @@ export class Lzma2Decoder {
           } else {
             let high = 0;
             for (let k = direct - ALIGN_BITS; k > 0; k--) {
-              if (range < TOP) {
-                range = (range * 256) >>> 0;
-                code = ((code << 8) | input[inPos++]) >>> 0;
+              if (range >>> 24 === 0) {
+                range <<= 8;
+                code = (code << 8) | input[inPos++];
               }
               range >>>= 1;
               b = 0;
-              if (code >= range) {
-                code -= range;
+              if ((code ^ SIGN) >= (range ^ SIGN)) {
+                code = (code - range) | 0;
                 b = 1;
               }
-              high = high * 2 + b;
+              high = (high << 1) | b;
             }
-            dist += high * (1 << ALIGN_BITS);
+            dist = (dist + (high << ALIGN_BITS)) | 0;
             revBase = DIST_ALIGN;
             revBits = ALIGN_BITS;
           }
@@ -598,19 +602,19 @@ export class Lzma2Decoder {
           let low = 0;
           for (let k = 0; k < revBits; k++) {
             const i = revBase + r;
-            if (range < TOP) {
-              range = (range * 256) >>> 0;
-              code = ((code << 8) | input[inPos++]) >>> 0;
+            if (range >>> 24 === 0) {
+              range <<= 8;
+              code = (code << 8) | input[inPos++];
             }
             p = probs[i];
-            bound = (range >>> 11) * p;
-            if (code < bound) {
+            bound = Math.imul(range >>> 11, p);
+            if ((code ^ SIGN) < (bound ^ SIGN)) {
               range = bound;
               probs[i] = p + ((2048 - p) >>> 5);
               b = 0;
             } else {
-              range -= bound;
-              code -= bound;
+              range = (range - bound) | 0;
+              code = (code - bound) | 0;
               probs[i] = p - (p >>> 5);
               b = 1;
             }
@@ -618,10 +622,10 @@ export class Lzma2Decoder {
             low |= b << k;
           }
           // 0xFFFFFFFF is LZMA's end marker, which LZMA2 never has: out of range below.
-          rep0 = dist + low;
+          rep0 = (dist + low) | 0;
         }
       }
-      if (rep0 >= pos - dictStart || rep0 >= dictSize) throw new Lzma2DataError('corrupt data');
+      if (rep0 < 0 || rep0 >= pos - dictStart || rep0 >= dictSize) throw new Lzma2DataError('corrupt data');
       if (pos + len > chunkOutEnd) throw new Lzma2DataError('corrupt data');
       let from = pos - rep0 - 1;
       const end = pos + len;
@@ -643,9 +647,9 @@ export class Lzma2Decoder {
       }
     }
     // Left normalized, as xz-embedded leaves it: at a chunk's end that reads its last byte.
-    if (range < TOP) {
-      range = (range * 256) >>> 0;
-      code = ((code << 8) | input[inPos++]) >>> 0;
+    if (range >>> 24 === 0) {
+      range <<= 8;
+      code = (code << 8) | input[inPos++];
     }
     if (inPos > this.chunkInEnd) throw new Lzma2DataError('corrupt data');
     this.inPos = inPos;
