@@ -8,8 +8,10 @@ const POLY_HI = 0xc96c5795;
 
 /** T[k * 256 + b]: the CRC of byte b followed by k zero bytes, low and high halves. */
 const [LO, HI] = (() => {
-  const lo = new Uint32Array(8 * 256);
-  const hi = new Uint32Array(8 * 256);
+  // Int32Array: the optimized loop then keeps every value in a machine word (a Uint32Array's
+  // values above 2^31 are not small integers).
+  const lo = new Int32Array(8 * 256);
+  const hi = new Int32Array(8 * 256);
   for (let n = 0; n < 256; n++) {
     let l = n;
     let h = 0;
@@ -27,12 +29,12 @@ const [LO, HI] = (() => {
   }
   for (let k = 1; k < 8; k++) {
     for (let n = 0; n < 256; n++) {
-      const pl = lo[(k - 1) * 256 + n];
-      const ph = hi[(k - 1) * 256 + n];
+      const pl = lo[(k - 1) * 256 + n] >>> 0;
+      const ph = hi[(k - 1) * 256 + n] >>> 0;
       // One more zero byte: shift right 8 and fold the byte shifted out.
       const t = pl & 0xff;
-      lo[k * 256 + n] = (((pl >>> 8) | (ph << 24)) ^ lo[t]) >>> 0;
-      hi[k * 256 + n] = ((ph >>> 8) ^ hi[t]) >>> 0;
+      lo[k * 256 + n] = ((pl >>> 8) | (ph << 24)) ^ lo[t];
+      hi[k * 256 + n] = (ph >>> 8) ^ hi[t];
     }
   }
   return [lo, hi];
@@ -40,8 +42,8 @@ const [LO, HI] = (() => {
 
 /** A CRC-64/XZ in progress: `update` over bytes in order, then `value` (little-endian bytes). */
 export class Crc64 {
-  private lo = 0xffffffff;
-  private hi = 0xffffffff;
+  private lo = -1;
+  private hi = -1;
 
   update(bytes: Uint8Array, from = 0, to = bytes.length): void {
     let l = this.lo;
@@ -67,8 +69,8 @@ export class Crc64 {
       l ^= lo[t];
       h ^= hi[t];
     }
-    this.lo = l >>> 0;
-    this.hi = h >>> 0;
+    this.lo = l;
+    this.hi = h;
   }
 
   /** The check as xz stores it: 8 bytes, little-endian. */
