@@ -1,6 +1,6 @@
 // The engine worker's xz decoding pool (src/workers/xz-pool.ts) on Node's worker_threads, so
 // the archive export benchmark runs EngineApi as the app runs it in the browser: whole .xz
-// blocks decoded in pool workers by the same WebAssembly decoder, ahead of the reads.
+// blocks decoded in pool workers by the same decoder (the core's LZMA2 decoder), ahead of the reads.
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';

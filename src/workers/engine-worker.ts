@@ -23,16 +23,18 @@ import { webXzWorker, xzPoolSize, XzWorkerPool } from './xz-pool';
 /** What the xz pool said since the last open, for that open's warnings. */
 const poolWarnings: EngineError[] = [];
 
-setXzStreamDecoder(
-  new XzWorkerPool({
-    size: xzPoolSize(navigator.hardwareConcurrency),
-    spawn: webXzWorker(() => new Worker(new URL('./xz-pool-worker.ts', import.meta.url), { type: 'module', name: 'pmdash xz decoder' })),
-    warn: (text) => {
-      console.warn(`pmdash: ${text}`);
-      poolWarnings.push({ code: 'ENOTSUP', message: text, context: 'xz decoding workers' });
-    },
-  }),
-);
+const xzPool = new XzWorkerPool({
+  size: xzPoolSize(navigator.hardwareConcurrency),
+  spawn: webXzWorker(() => new Worker(new URL('./xz-pool-worker.ts', import.meta.url), { type: 'module', name: 'pmdash xz decoder' })),
+  warn: (text) => {
+    console.warn(`pmdash: ${text}`);
+    poolWarnings.push({ code: 'ENOTSUP', message: text, context: 'xz decoding workers' });
+  },
+});
+setXzStreamDecoder(xzPool);
+// The page starts this worker in idle time, before any drop (ui/main.tsx): the pool's workers
+// start and warm their decoder up then too, not on the way to the first chart of an .xz archive.
+setTimeout(() => xzPool.prestart(), 0);
 
 class WorkerEngine extends EngineApi {
   override async open(spec: SourceSpec, progress?: ProgressFn): Promise<SourceSummary> {

@@ -2,12 +2,37 @@
 // the engine worker registers the pool without loading the decoder: the Web Worker entry
 // (xz-pool-worker.ts) and the export benchmark's worker_threads entry both answer with it.
 import { decodeXzFramed, decodeXzFramedPieces, XzDataError } from '../pcp-core/io/xz-block';
+import { XzFramedDecoder } from '../pcp-core/io/xz-framed';
 import type { XzJob, XzReply } from './xz-pool';
+import { xzWarmUpStream } from './xz-warm-up';
+
+/** Decodes of the warm-up stream at a worker's start: enough for the JIT to optimize. */
+const WARM_UP_DECODES = 6;
 
 /**
- * A pool worker's side of a job: the block decoded by the core's WebAssembly decoder on the
+ * Decodes a small built-in stream a few times (xz-warm-up.ts), so that the decoder is compiled
+ * before the first job: a worker the pool starts ahead of need (XzWorkerPool.prestart) does
+ * this while the page waits for a drop. A failure here is the first job's to report.
+ */
+export function warmUpXzDecoder(): void {
+  const { framed, size } = xzWarmUpStream();
+  try {
+    for (let i = 0; i < WARM_UP_DECODES; i++) {
+      // In uneven steps, as pieces are decoded: every path the real decodes take gets its
+      // type feedback here (an untaken one deoptimizes the decoder when first taken).
+      const decoder = new XzFramedDecoder(framed, size);
+      for (let at = 0; at < size; at = decoder.decoded) decoder.to(at + 65_537 + i);
+      decoder.finish();
+    }
+  } catch (e) {
+    console.warn(`pmdash: the xz decoder's warm-up failed (${e instanceof Error ? e.message : String(e)})`);
+  }
+}
+
+/**
+ * A pool worker's side of a job: the block decoded by the core's LZMA2 decoder (xz-framed.ts) on the
  * worker's thread. Damaged data answers xz's words (the engine names the file and block);
- * anything else (the decoder cannot load, WebAssembly gets no memory) answers `unavailable`.
+ * anything else (no memory for the block) answers `unavailable`.
  * A job in pieces is answered piece by piece as they decode, then `done`.
  */
 export async function answerXzJob(job: XzJob, answer: (reply: XzReply) => void): Promise<void> {

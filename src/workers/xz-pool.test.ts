@@ -237,6 +237,23 @@ describe('xz worker pool', () => {
     void pool.decode(input(2), 1);
     expect(pool.workerCount).toBe(1);
   });
+
+  it('prestarted workers take the first decodes and stay until a decode has come and gone', async () => {
+    const workers: FakeWorker[] = [];
+    const pool = new XzWorkerPool({ size: 2, idleMs: 1, warn: () => undefined, spawn: (events) => workers[workers.push(new FakeWorker(events)) - 1] });
+    pool.prestart();
+    pool.prestart();
+    expect(pool.workerCount).toBe(2);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(workers.map((w) => w.terminated)).toEqual([false, false]);
+    const p = pool.decode(input(7), 2);
+    expect(workers).toHaveLength(2);
+    expect(workers[0].jobs.map((j) => j.framed[0])).toEqual([7]);
+    workers[0].answer();
+    expect(await p).toEqual(new Uint8Array(2).fill(7));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(pool.workerCount).toBe(0);
+  });
 });
 
 /** 40 lines in 3 xz blocks, CRC64 (the fixture of pcp-core/io/xz-source.test.ts). */

@@ -1,6 +1,6 @@
 // The browser's off-thread decoder of whole .xz blocks (pcp-core's XzStreamDecoder hook,
 // io/xz-decoder.ts): a small pool of dedicated workers started from the engine worker, each
-// running the core's WebAssembly decoder (xz-pool-worker.ts). A 100 MB pmlogger volume takes
+// running the core's LZMA2 decoder (xz-pool-worker.ts). A 100 MB pmlogger volume takes
 // the engine's thread about a second to decode; in the pool it decodes on another core while
 // the engine reads the volume before it, and the independent decodes of an open (the first
 // volume, the .meta, the last volume for the archive's end) run side by side.
@@ -8,7 +8,7 @@
 // The platform is injected (`spawn`): Web Workers in the browser, worker_threads in the
 // export benchmark, fakes in the tests. Decodes a read waits for go before decodes ahead.
 // A worker that dies has its decode retried once on a new one; a pool that cannot decode at
-// all (no worker starts, a second failure, no WebAssembly memory in the worker) says why
+// all (no worker starts, a second failure, no memory for a block in the worker) says why
 // through `warn` and rejects with XzDecoderUnavailable, so the core decodes on the engine's
 // thread from then on, as it did before the pool.
 import { XzDecoderUnavailable, type XzDecodeOptions, type XzStreamDecoder } from '../pcp-core/io/xz-decoder';
@@ -56,7 +56,7 @@ export interface XzPoolOptions {
   readonly spawn: SpawnXzWorker;
   /** Told once, in words, why the pool gave up (and decoding went back to the engine's thread). */
   readonly warn: (text: string) => void;
-  /** Idle workers end after this long (their WebAssembly memory goes with them); default 30 s. */
+  /** Idle workers end after this long (their memory goes with them); default 30 s. */
   readonly idleMs?: number;
 }
 
@@ -102,6 +102,15 @@ export class XzWorkerPool implements XzStreamDecoder {
 
   constructor(private readonly options: XzPoolOptions) {
     this.size = Math.max(1, options.size);
+  }
+
+  /**
+   * Starts the pool's workers before any decode (each warms its decoder up as it starts:
+   * xz-pool-job.ts), so a first .xz archive does not wait for that. They stay until the first
+   * decode has come and gone (then the idle rule applies).
+   */
+  prestart(): void {
+    while (this.broken === undefined && this.slots.length < this.size) if (!this.start()) break;
   }
 
   /** Workers running now (for tests and diagnostics). */

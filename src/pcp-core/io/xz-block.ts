@@ -16,6 +16,8 @@ import { crc32 } from './crc32';
 import { dropXzStreamDecoder, xzStreamDecoder, XzDecoderUnavailable, type XzDecodeOptions } from './xz-decoder';
 export { setXzStreamDecoder, xzDecodesOffThread, XzDecoderUnavailable, type XzStreamDecoder } from './xz-decoder';
 import { PM_ERR_LOGREC, PM_ERR_NYI, PmError } from '../errors';
+import { XzDataError, XzFramedDecoder } from './xz-framed';
+export { XzDataError } from './xz-framed';
 
 type XzModule = typeof XzDecompress;
 type XzStreamClass = XzModule['XzReadableStream'];
@@ -79,51 +81,16 @@ function loadXzWasm(): Promise<XzWasm | undefined> {
 const XZ_OK = 0;
 const XZ_STREAM_END = 1;
 
-/** Where decoded bytes go, in order: a Uint8Array, or pieces handed on as they fill (XzPieces). */
+/** Where decoded bytes go, in order (a Uint8Array). */
 interface XzOut {
   readonly length: number;
   set(bytes: Uint8Array, at: number): void;
 }
 
-/** First pieces of a block decoded in pieces, small so the first records come soon; then larger. */
+/** First pieces of a block decoded in pieces (decodeXzFramedPieces), small so the first records come soon; then larger. */
 const FIRST_PIECE_BYTES = 1 << 20;
 const PIECE_BYTES = 8 << 20;
 const SMALL_PIECES_UNTIL = 8 << 20;
-
-/** An XzOut of `length` bytes handed on in pieces as each fills. */
-class XzPieces implements XzOut {
-  private piece: Uint8Array<ArrayBuffer>;
-  private pieceAt = 0;
-
-  constructor(
-    readonly length: number,
-    private readonly onPiece: (piece: Uint8Array<ArrayBuffer>, offset: number) => void,
-  ) {
-    this.piece = new Uint8Array(this.pieceSize(0));
-  }
-
-  private pieceSize(at: number): number {
-    return Math.min(at < SMALL_PIECES_UNTIL ? FIRST_PIECE_BYTES : PIECE_BYTES, this.length - at);
-  }
-
-  set(bytes: Uint8Array, at: number): void {
-    let from = 0;
-    while (from < bytes.length) {
-      const into = at + from - this.pieceAt;
-      const n = Math.min(bytes.length - from, this.piece.length - into);
-      this.piece.set(bytes.subarray(from, from + n), into);
-      from += n;
-      if (into + n === this.piece.length) {
-        // Taken before handing it on: a transferred piece reads as empty afterwards.
-        const full = this.piece;
-        const at = this.pieceAt;
-        this.pieceAt += full.length;
-        this.piece = new Uint8Array(this.pieceSize(this.pieceAt));
-        this.onPiece(full, at);
-      }
-    }
-  }
-}
 
 /**
  * Decodes the framed stream into `out` with the library's C API, exactly as its stream's
@@ -325,8 +292,6 @@ async function decodeOffThread(name: string, block: XzBlock, framed: Uint8Array,
   return bytes;
 }
 
-/** Why a framed stream did not decode, in xz's words; the caller names the file and block. */
-export class XzDataError extends Error {}
 
 /**
  * The first `want` bytes of a framed one-block stream (frameBlock) whose block holds `size`
@@ -359,12 +324,12 @@ async function decodeFramedInto(framed: Uint8Array, size: number, out: XzOut): P
 }
 
 /**
- * A whole framed one-block stream of `size` decoded bytes, decoded on this thread: what a
- * worker of an XzStreamDecoder pool runs (src/workers/xz-pool-worker.ts). Rejects as
- * decodeFramed does.
+ * A whole framed one-block stream of `size` decoded bytes, decoded on this thread by the core's
+ * LZMA2 decoder (xz-framed.ts): what a worker of an XzStreamDecoder pool runs
+ * (src/workers/xz-pool-worker.ts). Damaged data rejects with XzDataError.
  */
 export function decodeXzFramed(framed: Uint8Array, size: number): Promise<Uint8Array<ArrayBuffer>> {
-  return decodeFramed(framed, size, size);
+  return Promise.resolve().then(() => new XzFramedDecoder(framed, size).finish());
 }
 
 /**
@@ -373,7 +338,17 @@ export function decodeXzFramed(framed: Uint8Array, size: number): Promise<Uint8A
  * long before the rest is decoded. Every piece is a buffer of its own (transferable).
  */
 export function decodeXzFramedPieces(framed: Uint8Array, size: number, onPiece: (piece: Uint8Array<ArrayBuffer>, offset: number) => void): Promise<void> {
-  return decodeFramedInto(framed, size, new XzPieces(size, onPiece));
+  return Promise.resolve().then(() => {
+    const decoder = new XzFramedDecoder(framed, size);
+    let at = 0;
+    while (at < size) {
+      decoder.to(Math.min(size, at + (at < SMALL_PIECES_UNTIL ? FIRST_PIECE_BYTES : PIECE_BYTES)));
+      const end = decoder.decoded;
+      onPiece(decoder.out.slice(at, end), at);
+      at = end;
+    }
+    decoder.finish();
+  });
 }
 
 /** The first `want` bytes of the block, decoded on this thread (WebAssembly, else the stream). */
