@@ -1,14 +1,13 @@
-// Decodes one block of an .xz file (or the first part of it) with the xz-decompress library
-// (xz-embedded compiled to WebAssembly, embedded in its JavaScript as a data URL, so Vite and
-// esbuild bundle it with no asset handling). That library decodes whole streams only, so the
-// block is framed as a stream of its own: the stream header, the block's bytes as stored, and
-// an index and footer that describe just this block. The decoder then checks the block's
-// CRC32/CRC64 itself. Block layout facts: the .xz file format 1.0.4, §3.
+// Decodes one block of an .xz file (or the first part of it) with the core's LZMA2 decoder
+// (xz-framed.ts, lzma2-decoder.ts). The block is framed as a stream of its own (the stream
+// header, the block's bytes as stored, and an index and footer that describe just this block):
+// the form an off-thread decoder (the CLI's system xz, the browser's pool of workers) takes,
+// and the decoder checks the block's CRC32/CRC64 as it goes. Block layout facts: the .xz file
+// format 1.0.4, §3.
 //
-// Limits of xz-embedded, met by no file PCP writes: filters other than LZMA2 (BCJ, delta)
-// are reported as PM_ERR_NYI; checks it cannot compute (SHA-256) are dropped from the frame,
-// and SHA-256 is verified here instead with WebCrypto where the platform has it.
-import type * as XzDecompress from 'xz-decompress';
+// Limits, met by no file PCP writes: filters other than LZMA2 (BCJ, delta) are reported as
+// PM_ERR_NYI; a SHA-256 check is dropped from the frame and verified here instead with
+// WebCrypto where the platform has it.
 import type { ByteSource } from './byte-source';
 import type { XzBlock } from './xz-layout';
 import { XZ_MAGIC, pad4, xzCheckSize } from './xz-layout';
@@ -19,142 +18,10 @@ import { PM_ERR_LOGREC, PM_ERR_NYI, PmError } from '../errors';
 import { XzDataError, XzFramedDecoder } from './xz-framed';
 export { XzDataError } from './xz-framed';
 
-type XzModule = typeof XzDecompress;
-type XzStreamClass = XzModule['XzReadableStream'];
-
-let xzClass: Promise<XzStreamClass> | undefined;
-
-/** Loads xz-decompress once (a CommonJS/UMD module: its export may sit under `default`). */
-function loadXz(): Promise<XzStreamClass> {
-  xzClass ??= import('xz-decompress').then((m) => {
-    const mod = m as XzModule & { default?: Partial<XzModule> };
-    const cls = mod.XzReadableStream ?? mod.default?.XzReadableStream;
-    if (!cls) throw new Error('xz-decompress: XzReadableStream not found');
-    return cls;
-  });
-  return xzClass;
-}
-
-/** The WebAssembly exports of xz-decompress (its C side: one decoder context per stream). */
-interface XzWasm {
-  readonly memory: WebAssembly.Memory;
-  create_context(): number;
-  destroy_context(ptr: number): void;
-  supply_input(ptr: number, length: number): void;
-  get_next_output(ptr: number): number;
-}
-
-/** The library's static fields holding its instantiated module (xz-decompress 0.2.x). */
-interface XzStatics {
-  _moduleInstance?: WebAssembly.Instance;
-  _moduleInstancePromise?: Promise<void>;
-  _getModuleInstance?: () => Promise<void>;
-}
-
-let xzWasm: Promise<XzWasm | undefined> | undefined;
-
-/**
- * The library's WebAssembly exports, instantiated as the library itself does (and shared with
- * it), so blocks can be decoded without its ReadableStream: that path costs a promise chain
- * and two copies per 64 KB of output (a slice out of wasm memory, then into the block),
- * about a third of the time of a 100 MB volume. Undefined if the library's internals are not
- * as expected; the stream is then used.
- */
-function loadXzWasm(): Promise<XzWasm | undefined> {
-  xzWasm ??= loadXz().then(async (cls) => {
-    const st = cls as unknown as XzStatics;
-    if (!st._moduleInstance && typeof st._getModuleInstance === 'function') {
-      await (st._moduleInstancePromise ??= st._getModuleInstance());
-    }
-    const e = st._moduleInstance?.exports as Partial<XzWasm> | undefined;
-    const ok =
-      e?.memory instanceof WebAssembly.Memory &&
-      typeof e.create_context === 'function' &&
-      typeof e.destroy_context === 'function' &&
-      typeof e.supply_input === 'function' &&
-      typeof e.get_next_output === 'function';
-    return ok ? (e as XzWasm) : undefined;
-  });
-  return xzWasm;
-}
-
-const XZ_OK = 0;
-const XZ_STREAM_END = 1;
-
-/** Where decoded bytes go, in order (a Uint8Array). */
-interface XzOut {
-  readonly length: number;
-  set(bytes: Uint8Array, at: number): void;
-}
-
 /** First pieces of a block decoded in pieces (decodeXzFramedPieces), small so the first records come soon; then larger. */
 const FIRST_PIECE_BYTES = 1 << 20;
 const PIECE_BYTES = 8 << 20;
 const SMALL_PIECES_UNTIL = 8 << 20;
-
-/**
- * Decodes the framed stream into `out` with the library's C API, exactly as its stream's
- * pull() drives it (input in buffer-sized pieces when the decoder has consumed the last,
- * output taken whenever a call returns), but copying output straight from wasm memory into
- * `out`. Synchronous, so the context is created and destroyed with nothing in between.
- * Returns the number of bytes written; a prefix decode (not `full`) stops once `out` is full.
- */
-function decodeWithWasm(wasm: XzWasm, framed: Uint8Array, out: XzOut, full: boolean, tooMuch: () => never): number {
-  const want = out.length;
-  const ptr = wasm.create_context();
-  try {
-    let mem8 = new Uint8Array(wasm.memory.buffer, ptr);
-    let mem32 = new Uint32Array(wasm.memory.buffer, ptr);
-    // The decoder may grow its memory: views are remade when the buffer changes.
-    const refresh = (): void => {
-      if (wasm.memory.buffer !== mem8.buffer) {
-        mem8 = new Uint8Array(wasm.memory.buffer, ptr);
-        mem32 = new Uint32Array(wasm.memory.buffer, ptr);
-      }
-    };
-    const bufSize = mem32[0];
-    const inStart = mem32[1] - ptr;
-    const outStart = mem32[4] - ptr;
-    let inPos = 0;
-    let got = 0;
-    for (;;) {
-      // needsMoreInput: inPos === inSize.
-      if (mem32[2] === mem32[3]) {
-        const n = Math.min(bufSize, framed.length - inPos);
-        mem8.set(framed.subarray(inPos, inPos + n), inStart);
-        wasm.supply_input(ptr, n);
-        inPos += n;
-        refresh();
-      }
-      const result = wasm.get_next_output(ptr);
-      refresh();
-      if (result !== XZ_OK && result !== XZ_STREAM_END) throw new Error(`get_next_output failed with error code ${result}`);
-      const produced = mem32[5];
-      const take = Math.min(produced, want - got);
-      out.set(mem8.subarray(outStart, outStart + take), got);
-      got += take;
-      mem32[5] = 0;
-      if (take < produced || (got === want && !full)) {
-        if (full) tooMuch();
-        return got;
-      }
-      if (result === XZ_STREAM_END) return got;
-    }
-  } finally {
-    wasm.destroy_context(ptr);
-  }
-}
-
-/** xz-embedded's return codes, for messages. */
-const XZ_ERRORS: Record<string, string> = {
-  '2': 'unsupported integrity check',
-  '3': 'out of memory',
-  '4': 'memory limit',
-  '5': 'not xz data',
-  '6': 'unsupported options',
-  '7': 'corrupt data',
-  '8': 'data cut short',
-};
 
 const FILTER_NAMES: Record<number, string> = { 3: 'delta', 4: 'x86 BCJ', 5: 'PowerPC BCJ', 6: 'IA-64 BCJ', 7: 'ARM BCJ', 8: 'ARM-Thumb BCJ', 9: 'SPARC BCJ', 10: 'ARM64 BCJ', 11: 'RISC-V BCJ' };
 const LZMA2 = 0x21;
@@ -253,7 +120,7 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
   let blockBytes = stored;
   let unpadded = block.unpaddedSize;
   if (checkType !== CHECK_NONE && checkType !== CHECK_CRC32 && checkType !== CHECK_CRC64) {
-    // xz-embedded cannot compute this check: frame the block without it (and verify below).
+    // The decoder computes no other check: frame the block without it (and verify below).
     const checkSize = xzCheckSize(checkType);
     unpadded -= checkSize;
     blockBytes = stored.subarray(0, pad4(unpadded));
@@ -262,7 +129,7 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
   const framed = frameBlock(blockBytes, checkType, unpadded, block.uncompressedSize);
   want = Math.min(want, block.uncompressedSize);
   const full = want === block.uncompressedSize;
-  const out = (full ? await decodeOffThread(name, block, framed, options) : undefined) ?? (await decodeHere(name, block, framed, want));
+  const out = (full ? await decodeOffThread(name, block, framed, options) : undefined) ?? decodeHere(name, block, framed, want);
   // WebCrypto exists in Node and in workers of secure contexts; elsewhere the check is skipped,
   // as liblzma skips checks it does not know.
   if (block.stream.checkType === CHECK_SHA256 && full && globalThis.crypto?.subtle) {
@@ -294,36 +161,6 @@ async function decodeOffThread(name: string, block: XzBlock, framed: Uint8Array,
 
 
 /**
- * The first `want` bytes of a framed one-block stream (frameBlock) whose block holds `size`
- * bytes, decoded on this thread (WebAssembly, else the library's stream). Damaged data rejects
- * with XzDataError; a RangeError means WebAssembly cannot get memory here (not the data).
- */
-async function decodeFramed(framed: Uint8Array, size: number, want: number): Promise<Uint8Array<ArrayBuffer>> {
-  const out = new Uint8Array(want);
-  await decodeFramedInto(framed, size, out);
-  return out;
-}
-
-/** decodeFramed into `out` (its length: the bytes wanted). */
-async function decodeFramedInto(framed: Uint8Array, size: number, out: XzOut): Promise<void> {
-  const want = out.length;
-  const full = want === size;
-  const tooMuch = (): never => {
-    throw new XzDataError('more data than its index says');
-  };
-  const wasm = await loadXzWasm();
-  let got: number;
-  try {
-    got = wasm ? decodeWithWasm(wasm, framed, out, full, tooMuch) : await decodeWithStream(framed, out, full, tooMuch);
-  } catch (e) {
-    if (e instanceof XzDataError) throw e;
-    const code = /error code (\d+)/.exec(String(e))?.[1];
-    throw new XzDataError(code ? (XZ_ERRORS[code] ?? `xz error ${code}`) : String(e));
-  }
-  if (got !== want) throw new XzDataError(`decoded ${got} bytes, the index says ${size}`);
-}
-
-/**
  * A whole framed one-block stream of `size` decoded bytes, decoded on this thread by the core's
  * LZMA2 decoder (xz-framed.ts): what a worker of an XzStreamDecoder pool runs
  * (src/workers/xz-pool-worker.ts). Damaged data rejects with XzDataError.
@@ -351,58 +188,15 @@ export function decodeXzFramedPieces(framed: Uint8Array, size: number, onPiece: 
   });
 }
 
-/** The first `want` bytes of the block, decoded on this thread (WebAssembly, else the stream). */
-async function decodeHere(name: string, block: XzBlock, framed: Uint8Array, want: number): Promise<Uint8Array<ArrayBuffer>> {
+/** The first `want` bytes of the block, decoded on this thread. */
+function decodeHere(name: string, block: XzBlock, framed: Uint8Array, want: number): Uint8Array<ArrayBuffer> {
   try {
-    return await decodeFramed(framed, block.uncompressedSize, want);
+    const decoder = new XzFramedDecoder(framed, block.uncompressedSize, want);
+    if (want === block.uncompressedSize) return decoder.finish();
+    decoder.to(want);
+    return decoder.out.slice(0, want);
   } catch (e) {
     if (e instanceof XzDataError) throw blockError(name, block, e.message);
-    if (e instanceof RangeError) return decodeWithoutWasm(name, block, framed, want, e);
     throw e;
   }
-}
-
-/**
- * V8 reserves gigabytes of address space for any WebAssembly memory, so under an address-space
- * limit (`ulimit -v`) the decoder cannot start although the data is fine. Then the off-thread
- * decoder (the CLI's system xz) decodes the whole block; without one, ENOMEM says why.
- */
-async function decodeWithoutWasm(name: string, block: XzBlock, framed: Uint8Array, want: number, cause: RangeError): Promise<Uint8Array<ArrayBuffer>> {
-  const whole = await decodeOffThread(name, block, framed);
-  if (whole) return want === whole.length ? whole : whole.slice(0, want);
-  throw blockError(name, block, `the WebAssembly xz decoder cannot get memory (${cause.message}); an address-space limit (ulimit -v) is the usual cause: raise it, or install xz so the system's xz decodes`, -12);
-}
-
-/** The library's own stream (when its internals are not reachable): into `out`, bytes written. */
-async function decodeWithStream(framed: Uint8Array, out: XzOut, full: boolean, tooMuch: () => never): Promise<number> {
-  const want = out.length;
-  let got = 0;
-  const XzReadableStream = await loadXz();
-  const input = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(framed);
-      controller.close();
-    },
-  });
-  const reader = new XzReadableStream(input).getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      const take = Math.min(value.length, want - got);
-      out.set(value.subarray(0, take), got);
-      got += take;
-      if (take < value.length || (got === want && !full)) {
-        if (full) tooMuch();
-        // Enough for this read: stop the decoder (this also frees the library's one context).
-        await reader.cancel();
-        break;
-      }
-    }
-  } catch (e) {
-    if (e instanceof XzDataError) throw e;
-    const code = /error code (\d+)/.exec(String(e))?.[1];
-    throw new XzDataError(code ? (XZ_ERRORS[code] ?? `xz error ${code}`) : String(e));
-  }
-  return got;
 }
