@@ -22,6 +22,14 @@ interface Shape {
   readonly bases: Float64Array;
 }
 
+/** The vertical grid lines under the series: x pixels in the strip, and their extent. */
+export interface GridLines {
+  readonly xs: readonly number[];
+  readonly top: number;
+  readonly height: number;
+  readonly color: string;
+}
+
 export class LiveStrip {
   private readonly el: HTMLCanvasElement;
   private readonly ctx: CanvasRenderingContext2D | null;
@@ -36,8 +44,8 @@ export class LiveStrip {
     this.ctx = this.el.getContext('2d');
   }
 
-  /** Draws `input` at `width` × `height` CSS pixels, now. */
-  render(input: OptionInput, width: number, height: number): void {
+  /** Draws `input` at `width` × `height` CSS pixels, now, over vertical grid lines at `grid.xs`. */
+  render(input: OptionInput, width: number, height: number, grid: GridLines): void {
     const scale = window.devicePixelRatio || 1;
     if (width !== this.width || height !== this.height || scale !== this.scale) {
       this.width = width;
@@ -54,6 +62,8 @@ export class LiveStrip {
     ctx.clearRect(0, 0, width, height);
     const plotH = height - STRIP_TOP - STRIP_BOTTOM;
     if (!(plotH > 0)) return;
+    ctx.fillStyle = grid.color;
+    for (const x of grid.xs) ctx.fillRect(x, grid.top, 1, grid.height);
     ctx.save();
     // The grid's clip, as ECharts clips a cartesian series (half a line width of slack).
     ctx.beginPath();

@@ -227,13 +227,20 @@ export class PlotSurface implements FrameClient {
     const y = yAxisScale(c.data.series, c.style, c.yScale);
     const y2 = c.data.right ? rightAxisScale(c.data.series, c.style, y) : undefined;
     const input = { data: c.data, style: c.style, y, y2, zone: c.zone, r0Ms, r1Ms, colors: c.colors };
+    this.strip.style.width = `${widthPx}px`;
+    // The same ticks as the tab's time axis (same span, same plot width), across the strip.
+    const a = this.plotArea();
+    const ticks = shiftedTicks(r0Ms, r1Ms, c.zone, tickStepMs(span, plotWidth)).map((t) => Math.round((t - r0) * (widthPx / (r1 - r0))));
     if (c.live) {
       if (!(this.canvas instanceof LiveStrip)) {
         this.canvas?.dispose();
         this.canvasHost.replaceChildren();
         this.canvas = new LiveStrip(this.canvasHost);
       }
-      this.canvas.render(input, widthPx, this.heightPx);
+      // A live strip moves under its grid lines every sample: drawn on its canvas with the
+      // series, they cost nothing more, where lines in the DOM were each repainted.
+      this.vlines.replaceChildren();
+      this.canvas.render(input, widthPx, this.heightPx, { xs: ticks, top: a.top, height: a.height, color: c.colors.splitLine });
     } else {
       if (!(this.canvas instanceof StripCanvas)) {
         this.canvas?.dispose();
@@ -241,22 +248,17 @@ export class PlotSurface implements FrameClient {
         this.canvas = new StripCanvas(this.canvasHost);
       }
       this.canvas.render(buildOption(input), widthPx, this.heightPx);
+      // The lines of the last drawing are moved rather than made anew.
+      while (this.vlines.childElementCount > ticks.length) this.vlines.lastElementChild?.remove();
+      while (this.vlines.childElementCount < ticks.length) div('grid-line', this.vlines);
+      ticks.forEach((x, i) => {
+        const l = this.vlines.children[i] as HTMLElement;
+        const css = `left:${x}px;top:${a.top}px;height:${a.height}px;background:${c.colors.splitLine}`;
+        if (lineStyles.get(l) === css) return;
+        lineStyles.set(l, css);
+        l.style.cssText = css;
+      });
     }
-    this.strip.style.width = `${widthPx}px`;
-    // The same ticks as the tab's time axis (same span, same plot width), across the strip.
-    // The lines of the last drawing are moved rather than made anew: a live chart redraws
-    // every sample, and fresh elements would each be styled and laid out again.
-    const a = this.plotArea();
-    const ticks = shiftedTicks(r0Ms, r1Ms, c.zone, tickStepMs(span, plotWidth));
-    while (this.vlines.childElementCount > ticks.length) this.vlines.lastElementChild?.remove();
-    while (this.vlines.childElementCount < ticks.length) div('grid-line', this.vlines);
-    ticks.forEach((t, i) => {
-      const l = this.vlines.children[i] as HTMLElement;
-      const css = `left:${Math.round((t - r0) * (widthPx / (r1 - r0)))}px;top:${a.top}px;height:${a.height}px;background:${c.colors.splitLine}`;
-      if (lineStyles.get(l) === css) return;
-      lineStyles.set(l, css);
-      l.style.cssText = css;
-    });
     this.drawn = { content: c, r0, r1, widthPx, pxPerMs, heightPx: this.heightPx };
     // What the canvas now shows, for tests and tools (the spec may be ahead of the drawing).
     this.root.dataset.drawnStyle = c.style;
