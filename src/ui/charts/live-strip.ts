@@ -8,19 +8,9 @@
 // styles: lines 1.5 px, areas at 0.35 opacity, stacked bands at 0.9 with a 0.6 px outline,
 // steps at the end of each interval for stacked and discrete plots, bars in 90% of the
 // sample spacing, missing values breaking lines and bands.
-import { shiftMs } from '../time/zone';
 import { LIGHT_CHART } from '../theme/theme';
 import { STRIP_BOTTOM, STRIP_TOP, type OptionInput } from './chart-option';
-import type { DisplaySeries } from './chart-series';
-import type { YAxisScale } from './y-scale';
-
-/** One series as drawn: x pixels, top y pixels, bottom y pixels (its band's base), per row. */
-interface Shape {
-  readonly s: DisplaySeries;
-  readonly xs: Float64Array;
-  readonly tops: Float64Array;
-  readonly bases: Float64Array;
-}
+import { runs, shapes, type Shape } from './strip-shapes';
 
 /** The vertical grid lines under the series: x pixels in the strip, and their extent. */
 export interface GridLines {
@@ -69,7 +59,7 @@ export class LiveStrip {
     ctx.beginPath();
     ctx.rect(0, STRIP_TOP - 1, width, plotH + 2);
     ctx.clip();
-    for (const shape of shapes(input, width, plotH)) draw(ctx, shape, input);
+    for (const shape of shapes(input, width, plotH, STRIP_TOP)) draw(ctx, shape, input);
     ctx.restore();
   }
 
@@ -80,79 +70,6 @@ export class LiveStrip {
   dispose(): void {
     this.el.remove();
   }
-}
-
-/** Pixel positions of every shown series, stacked per axis as ECharts stacks them. */
-function shapes(input: OptionInput, width: number, plotH: number): Shape[] {
-  const { style, zone } = input;
-  const stacked = style === 'stacked-area' || style === 'stacked-bar' || style === 'utilization';
-  const x0 = shiftMs(input.r0Ms, zone);
-  const x1 = shiftMs(input.r1Ms, zone);
-  const kx = width / (x1 - x0);
-  // Per axis: the running positive and negative sums of the series stacked so far (same-sign
-  // stacking, ECharts' default), keyed by row time.
-  const sums = [new Map<number, { pos: number; neg: number }>(), new Map<number, { pos: number; neg: number }>()];
-  const out: Shape[] = [];
-  for (const s of input.data.series) {
-    if (s.hidden) continue;
-    const axis = s.axis === 1 && input.y2 ? 1 : 0;
-    const y: YAxisScale = axis === 1 && input.y2 ? input.y2 : input.y;
-    const py = (v: number): number => STRIP_TOP + (1 - (v - y.min) / (y.max - y.min)) * plotH;
-    // The area's origin: 0 when the axis shows it, else the nearer end of the axis.
-    const origin = py(Math.min(y.max, Math.max(y.min, 0)));
-    // Rows inside the strip, plus one either side so lines reach its edges.
-    let a = 0;
-    while (a < s.times.length && (s.times[a] ?? NaN) < input.r0Ms) a++;
-    let b = s.times.length;
-    while (b > a && (s.times[b - 1] ?? NaN) > input.r1Ms) b--;
-    a = Math.max(0, a - 1);
-    b = Math.min(s.times.length, b + 1);
-    const n = Math.max(0, b - a);
-    const xs = new Float64Array(n);
-    const tops = new Float64Array(n);
-    const bases = new Float64Array(n);
-    const sum = sums[axis] ?? new Map<number, { pos: number; neg: number }>();
-    for (let i = 0; i < n; i++) {
-      const t = s.times[a + i] ?? NaN;
-      const v = s.drawn[a + i] ?? NaN;
-      xs[i] = (shiftMs(t, zone) - x0) * kx;
-      if (!stacked) {
-        tops[i] = Number.isFinite(v) ? py(v) : NaN;
-        bases[i] = origin;
-        continue;
-      }
-      let acc = sum.get(t);
-      if (!acc) sum.set(t, (acc = { pos: 0, neg: 0 }));
-      if (!Number.isFinite(v)) {
-        tops[i] = NaN;
-        bases[i] = NaN;
-        continue;
-      }
-      const below = v >= 0 ? acc.pos : acc.neg;
-      const first = acc.pos === 0 && acc.neg === 0;
-      bases[i] = first ? origin : py(below);
-      tops[i] = py(below + v);
-      if (v >= 0) acc.pos += v;
-      else acc.neg += v;
-    }
-    out.push({ s, xs, tops, bases });
-  }
-  return out;
-}
-
-/** Runs of consecutive rows with a value: [first, last] indexes. */
-function runs(tops: Float64Array): [number, number][] {
-  const out: [number, number][] = [];
-  let start = -1;
-  for (let i = 0; i <= tops.length; i++) {
-    const ok = i < tops.length && Number.isFinite(tops[i] ?? NaN);
-    if (ok && start < 0) start = i;
-    if (!ok && start >= 0) {
-      out.push([start, i - 1]);
-      start = -1;
-    }
-  }
-  return out;
 }
 
 /** Traces a run's points, stepping at the end of each interval when `step` (ECharts' step: 'end'). */
