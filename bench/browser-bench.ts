@@ -512,6 +512,10 @@ async function wholeArchiveMemory(url: string): Promise<MeasuredResult> {
     // Settle: what stays held, not what a collection is about to free.
     await page.waitForTimeout(2000);
     const mem = rendererMemory(browserPid);
+    // Beside the row: what the renderer holds once Chromium has returned the pages freed after
+    // the draw's peak (its allocators purge over seconds; 240 → 220 MB measured).
+    await page.waitForTimeout(10_000);
+    const later = rendererMemory(browserPid);
     const attr = async (n: string): Promise<number> => Number(await page.getByTestId('time-bar').getAttribute(n));
     const [interval, window, position] = [await attr('data-interval'), await attr('data-window'), await attr('data-position')];
     const start = labelStartMs(base);
@@ -519,7 +523,7 @@ async function wholeArchiveMemory(url: string): Promise<MeasuredResult> {
     const nativeMb = nativeWholePeakMb(base, points, interval / 1000, Math.round((position - start) / 1000), dir);
     return {
       name: 'ui: memory after whole-archive view',
-      work: `RSS of the page's Chromium renderer (/proc VmRSS of the ${mem.processes} renderer process(es) running the engine worker: page + worker) 2 s after "Whole archive" drew the Overview of the plain ${(bytes / 1048576).toFixed(0)} MB 20180416.10.00 (${points} points, drawn in ${drawMs.toFixed(0)} ms; renderer peak VmHWM ${mem.peakMb.toFixed(0)} MB); native: pmchart's peak RSS (GNU time %M, max of 3) exporting the same view under Xvfb`,
+      work: `RSS of the page's Chromium renderer (/proc VmRSS of the ${mem.processes} renderer process(es) running the engine worker: page + worker) 2 s after "Whole archive" drew the Overview of the plain ${(bytes / 1048576).toFixed(0)} MB 20180416.10.00 (${points} points, drawn in ${drawMs.toFixed(0)} ms; renderer peak VmHWM ${mem.peakMb.toFixed(0)} MB, ${later.rssMb.toFixed(0)} MB 10 s later); native: pmchart's peak RSS (GNU time %M, max of 3) exporting the same view under Xvfb`,
       pmdashMs: mem.rssMb,
       nativeMs: nativeMb,
       ratio: nativeMb === undefined ? undefined : mem.rssMb / nativeMb,

@@ -16,13 +16,14 @@
 //   └─ .plot-viewport  the plot area's width, clipping
 //      └─ .plot-strip  translated sideways, holding
 //         ├─ .plot-vlines  vertical grid lines at the tab's time ticks (time-ticks.ts)
-//         └─ .plot-echarts the ECharts canvas
+//         └─ .plot-echarts the ECharts canvas (a live chart: its own canvas, live-strip.ts)
 import type { ChartStyle, YScale } from '../state/model';
 import { shiftMs, type DisplayZone } from '../time/zone';
 import type { ChartColors } from '../theme/theme';
 import type { ChartData } from './chart-series';
 import { buildOption, PLOT_LEFT, PLOT_RIGHT, STRIP_BOTTOM, STRIP_TOP } from './chart-option';
 import { StripCanvas } from './echarts';
+import { LiveStrip } from './live-strip';
 import { cancelRedraw, requestRedraw, wake, type FrameClient } from './frame-loop';
 import { formatValue } from './unit-scale';
 import { shiftedTicks, tickStepMs } from './time-ticks';
@@ -82,7 +83,9 @@ export class PlotSurface implements FrameClient {
   private readonly viewport: HTMLDivElement;
   private readonly strip: HTMLDivElement;
   private readonly vlines: HTMLDivElement;
-  private readonly canvas: StripCanvas;
+  /** ECharts for archive charts; a live chart draws on its own canvas (live-strip.ts). */
+  private canvas: StripCanvas | LiveStrip | undefined;
+  private readonly canvasHost: HTMLDivElement;
   private readonly observer: IntersectionObserver;
   private content: SurfaceContent | undefined;
   private drawn: Drawn | undefined;
@@ -102,7 +105,7 @@ export class PlotSurface implements FrameClient {
     this.yAxis2 = div('plot-y2', root);
     this.strip = div('plot-strip', this.viewport);
     this.vlines = div('plot-vlines', this.strip);
-    this.canvas = new StripCanvas(div('plot-echarts', this.strip));
+    this.canvasHost = div('plot-echarts', this.strip);
     // Not measured here (a forced layout per chart while a tab's charts are built): the
     // owner's ResizeObserver calls resize() once the element is laid out, before it paints.
     this.observer = new IntersectionObserver((entries) => {
@@ -171,7 +174,7 @@ export class PlotSurface implements FrameClient {
   dispose(): void {
     cancelRedraw(this);
     this.observer.disconnect();
-    this.canvas.dispose();
+    this.canvas?.dispose();
     surfaces.delete(this.root);
     this.root.replaceChildren();
   }
@@ -223,22 +226,39 @@ export class PlotSurface implements FrameClient {
     const widthPx = Math.max(1, Math.round((r1 - r0) * pxPerMs));
     const y = yAxisScale(c.data.series, c.style, c.yScale);
     const y2 = c.data.right ? rightAxisScale(c.data.series, c.style, y) : undefined;
-    this.canvas.render(buildOption({ data: c.data, style: c.style, y, y2, zone: c.zone, r0Ms, r1Ms, colors: c.colors }), widthPx, this.heightPx);
+    const input = { data: c.data, style: c.style, y, y2, zone: c.zone, r0Ms, r1Ms, colors: c.colors };
     this.strip.style.width = `${widthPx}px`;
     // The same ticks as the tab's time axis (same span, same plot width), across the strip.
-    // The lines of the last drawing are moved rather than made anew: a live chart redraws
-    // every sample, and fresh elements would each be styled and laid out again.
     const a = this.plotArea();
-    const ticks = shiftedTicks(r0Ms, r1Ms, c.zone, tickStepMs(span, plotWidth));
-    while (this.vlines.childElementCount > ticks.length) this.vlines.lastElementChild?.remove();
-    while (this.vlines.childElementCount < ticks.length) div('grid-line', this.vlines);
-    ticks.forEach((t, i) => {
-      const l = this.vlines.children[i] as HTMLElement;
-      const css = `left:${Math.round((t - r0) * (widthPx / (r1 - r0)))}px;top:${a.top}px;height:${a.height}px;background:${c.colors.splitLine}`;
-      if (lineStyles.get(l) === css) return;
-      lineStyles.set(l, css);
-      l.style.cssText = css;
-    });
+    const ticks = shiftedTicks(r0Ms, r1Ms, c.zone, tickStepMs(span, plotWidth)).map((t) => Math.round((t - r0) * (widthPx / (r1 - r0))));
+    if (c.live) {
+      if (!(this.canvas instanceof LiveStrip)) {
+        this.canvas?.dispose();
+        this.canvasHost.replaceChildren();
+        this.canvas = new LiveStrip(this.canvasHost);
+      }
+      // A live strip moves under its grid lines every sample: drawn on its canvas with the
+      // series, they cost nothing more, where lines in the DOM were each repainted.
+      this.vlines.replaceChildren();
+      this.canvas.render(input, widthPx, this.heightPx, { xs: ticks, top: a.top, height: a.height, color: c.colors.splitLine });
+    } else {
+      if (!(this.canvas instanceof StripCanvas)) {
+        this.canvas?.dispose();
+        this.canvasHost.replaceChildren();
+        this.canvas = new StripCanvas(this.canvasHost);
+      }
+      this.canvas.render(buildOption(input), widthPx, this.heightPx);
+      // The lines of the last drawing are moved rather than made anew.
+      while (this.vlines.childElementCount > ticks.length) this.vlines.lastElementChild?.remove();
+      while (this.vlines.childElementCount < ticks.length) div('grid-line', this.vlines);
+      ticks.forEach((x, i) => {
+        const l = this.vlines.children[i] as HTMLElement;
+        const css = `left:${x}px;top:${a.top}px;height:${a.height}px;background:${c.colors.splitLine}`;
+        if (lineStyles.get(l) === css) return;
+        lineStyles.set(l, css);
+        l.style.cssText = css;
+      });
+    }
     this.drawn = { content: c, r0, r1, widthPx, pxPerMs, heightPx: this.heightPx };
     // What the canvas now shows, for tests and tools (the spec may be ahead of the drawing).
     this.root.dataset.drawnStyle = c.style;
@@ -335,7 +355,7 @@ export class PlotSurface implements FrameClient {
       const w1 = shiftMs(this.t1Ms, c.zone);
       for (const t of shiftedTicks(this.t0Ms, this.t1Ms, c.zone, tickStepMs(this.t1Ms - this.t0Ms, a.width))) ctx.fillRect(a.left + Math.round(((t - w0) / (w1 - w0)) * a.width), a.top, 1, a.height);
     }
-    const strip = this.canvas.canvas();
+    const strip = this.canvas?.canvas();
     if (strip && this.drawn) {
       const k = strip.width / this.drawn.widthPx;
       const sx = Number.isFinite(this.shiftPx) ? this.shiftPx : 0;
