@@ -217,15 +217,27 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     const hit = entryAt(at);
     const ix = hit && archives[hit.i]?.index;
     if (!hit || !ix) return;
-    // Index entries lie on record boundaries. setTime positions at entry e, backs up over the
-    // record before it, and interpolation reads on to the first record past the time: the
-    // records from the previous entry to the next one (on the QA archives, exactly the three
-    // records a re-seek decodes; the entry after next, read too before, was a third more bytes
-    // for nothing). A record wanted beyond them is read on demand.
+    // Index entries lie on record boundaries. With t between entries lo and hi = lo+1, a
+    // re-seek positions at the nearer one. At lo it backs up over the record before lo and
+    // reads forwards to the first record past t, which may be the record at hi: that record
+    // ends by the entry after hi. At hi it reads backwards from hi to the first record not
+    // after t, and forwards over hi's record. So the span runs from a record before lo (or
+    // before t's place, estimated in proportion to time) to the entry after hi: a fraction
+    // of the two intervals read before when the re-seek lands on hi. A record wanted beyond
+    // the span is read on demand (ahead: extended, not a block read).
     const { i, e, vol, offset: off } = hit;
-    const prev = e > 0 && ix.vol[e - 1] === vol ? Math.min(ix.offData[e - 1], off - BEFORE_ENTRY) : off - BEFORE_ENTRY;
-    const next = e + 1 < ix.length && ix.vol[e + 1] === vol ? Math.max(ix.offData[e + 1], off + AFTER_ENTRY) : off + AFTER_ENTRY;
-    reads[i]?.get(vol)?.prefetch(Math.max(prev, off - MAX_BEFORE), Math.min(next, off + MAX_AFTER));
+    const sameVol = (k: number): boolean => k >= 0 && k < ix.length && ix.vol[k] === vol;
+    const atT = (k: number): number => ix.sec[k] + ix.nsec[k] / 1e9;
+    const t = at.sec + at.nsec / 1e9;
+    const lo = atT(e) <= t ? e : e - 1;
+    const hi = lo + 1;
+    let start = off - BEFORE_ENTRY;
+    if (e === hi && sameVol(lo)) {
+      const frac = Math.min(1, Math.max(0, (t - atT(lo)) / (atT(hi) - atT(lo) || 1)));
+      start = Math.min(start, ix.offData[lo] + frac * (ix.offData[hi] - ix.offData[lo]) - BEFORE_ENTRY);
+    }
+    const end = sameVol(hi) ? Math.max(sameVol(hi + 1) ? ix.offData[hi + 1] : 0, ix.offData[hi] + AFTER_ENTRY) : off + AFTER_ENTRY;
+    reads[i]?.get(vol)?.prefetch(Math.max(Math.floor(start), off - MAX_BEFORE), Math.min(end, off + MAX_AFTER));
   };
   const prefetchPass = (from: Timestamp, to: Timestamp): void => {
     const a = entryAt(from);
