@@ -21,6 +21,8 @@ const SPAN_BUDGET = 8 * 1024 * 1024;
  *  demand). Also the span's reach where a neighbouring entry is missing. */
 const BEFORE_ENTRY = 32 * 1024;
 const AFTER_ENTRY = 128 * 1024;
+/** Bytes a span is extended by when a re-seek reads just past it (VolumeReads.extension). */
+const EXTEND = 128 * 1024;
 /** However far apart the index entries are, a span reaches no further than this. */
 const MAX_BEFORE = 1024 * 1024;
 const MAX_AFTER = 2 * 1024 * 1024;
@@ -91,14 +93,39 @@ class VolumeReads {
     return undefined;
   }
 
+  /**
+   * A span joining the last one used where [offset, offset+length) lies just past its end (a
+   * re-seek reading on to a record past t) or just before its start (reading back to one
+   * before t): a read of EXTEND bytes or so, where the replay's own read would be a 1 MiB block.
+   */
+  private extension(offset: number, length: number): Span | undefined {
+    let used: Span | undefined;
+    for (let i = this.spans.length - 1; i >= 0 && !used; i--) if (this.spans[i]?.used) used = this.spans[i];
+    if (!used) return undefined;
+    const end = offset + length;
+    let from: number;
+    let to: number;
+    if (offset >= used.end && offset < used.end + EXTEND) [from, to] = [used.end, Math.max(end, used.end + EXTEND)];
+    else if (end <= used.start && end > used.start - EXTEND) [from, to] = [Math.min(offset, used.start - EXTEND), used.start];
+    else return undefined;
+    from = Math.max(0, from);
+    to = Math.min(to, this.source.size);
+    if (to <= from || offset < from || end > to) return undefined;
+    this.prefetch(from, to);
+    const s = this.covering(offset, end);
+    if (s) s.used = true;
+    return s;
+  }
+
   /** A forward pass of about `length` bytes from `offset` follows (ByteSource.startPass). */
   startPass(offset: number, length: number): void {
     this.source.startPass?.(Math.max(0, offset), length);
   }
 
-  /** Bytes [offset, offset+length) from a span read ahead, or undefined when none covers them. */
+  /** Bytes [offset, offset+length) from a span read ahead, or undefined when none covers them
+   *  (nor lies just before or after them: then that span is extended to cover them). */
   ahead(offset: number, length: number): Promise<Uint8Array> | undefined {
-    const s = this.covering(offset, offset + length);
+    const s = this.covering(offset, offset + length) ?? this.extension(offset, length);
     if (!s) return undefined;
     s.used = true;
     return s.bytes.then(
