@@ -105,8 +105,8 @@ class VolumeReads {
     const end = offset + length;
     let from: number;
     let to: number;
-    if (offset >= used.end && offset < used.end + EXTEND) [from, to] = [used.end, Math.max(end, used.end + EXTEND)];
-    else if (end <= used.start && end > used.start - EXTEND) [from, to] = [Math.min(offset, used.start - EXTEND), used.start];
+    if (offset >= used.start && end > used.end && offset < used.end + EXTEND) [from, to] = [Math.min(offset, used.end), Math.max(end, used.end + EXTEND)];
+    else if (end <= used.end && offset < used.start && end > used.start - EXTEND) [from, to] = [Math.min(offset, used.start - EXTEND), Math.max(end, used.start)];
     else return undefined;
     from = Math.max(0, from);
     to = Math.min(to, this.source.size);
@@ -245,26 +245,22 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     const ix = hit && archives[hit.i]?.index;
     if (!hit || !ix) return;
     // Index entries lie on record boundaries. With t between entries lo and hi = lo+1, a
-    // re-seek positions at the nearer one. At lo it backs up over the record before lo and
-    // reads forwards to the first record past t, which may be the record at hi: that record
-    // ends by the entry after hi. At hi it reads backwards from hi to the first record not
-    // after t, and forwards over hi's record. So the span runs from a record before lo (or
-    // before t's place, estimated in proportion to time) to the entry after hi: a fraction
-    // of the two intervals read before when the re-seek lands on hi. A record wanted beyond
-    // the span is read on demand (ahead: extended, not a block read).
+    // re-seek positions at the nearer one, backs up over a record or reads backwards to the
+    // first record not after t, and reads forwards to the first record past t: often the one
+    // at hi (ending by the entry after hi). The bounds of metrics missing from the records
+    // near t lie further: where pmlogger writes each interval's records in one burst (an
+    // entry per burst, as in the QA archive 20180416.10.00), the lower ones are in the burst
+    // at lo even when t lies nearer hi. So the span runs from lo (or a bit before) to the
+    // entry after hi (the span from the entry before the nearer one to the one after it
+    // missed hi's record when the nearer one was lo: a 1 MiB block read in every other sample).
+    // A record wanted just beyond the span extends it (VolumeReads.extension).
     const { i, e, vol, offset: off } = hit;
     const sameVol = (k: number): boolean => k >= 0 && k < ix.length && ix.vol[k] === vol;
-    const atT = (k: number): number => ix.sec[k] + ix.nsec[k] / 1e9;
-    const t = at.sec + at.nsec / 1e9;
-    const lo = atT(e) <= t ? e : e - 1;
+    const lo = compare({ sec: ix.sec[e], nsec: ix.nsec[e] }, at) <= 0 ? e : e - 1;
     const hi = lo + 1;
-    let start = off - BEFORE_ENTRY;
-    if (e === hi && sameVol(lo)) {
-      const frac = Math.min(1, Math.max(0, (t - atT(lo)) / (atT(hi) - atT(lo) || 1)));
-      start = Math.min(start, ix.offData[lo] + frac * (ix.offData[hi] - ix.offData[lo]) - BEFORE_ENTRY);
-    }
-    const end = sameVol(hi) ? Math.max(sameVol(hi + 1) ? ix.offData[hi + 1] : 0, ix.offData[hi] + AFTER_ENTRY) : off + AFTER_ENTRY;
-    reads[i]?.get(vol)?.prefetch(Math.max(Math.floor(start), off - MAX_BEFORE), Math.min(end, off + MAX_AFTER));
+    const start = sameVol(lo) ? Math.min(ix.offData[lo], off - BEFORE_ENTRY) : off - BEFORE_ENTRY;
+    const end = Math.max(sameVol(hi) && sameVol(hi + 1) ? ix.offData[hi + 1] : 0, off + AFTER_ENTRY);
+    reads[i]?.get(vol)?.prefetch(Math.max(start, off - MAX_BEFORE), Math.min(end, off + MAX_AFTER));
   };
   const prefetchPass = (from: Timestamp, to: Timestamp): void => {
     const a = entryAt(from);
