@@ -110,7 +110,8 @@ class VolumeReads {
     else return undefined;
     from = Math.max(0, from);
     to = Math.min(to, this.source.size);
-    if (to <= from || offset < from || end > to) return undefined;
+    // A length word no record has (a damaged volume) is read as before, not held in a span.
+    if (to <= from || offset < from || end > to || to - from > MAX_AFTER) return undefined;
     this.prefetch(from, to);
     const s = this.covering(offset, end);
     if (s) s.used = true;
