@@ -5,7 +5,9 @@
 // without the read-ahead over the QA archive 20180102 (7 MB, an index entry every ~15 KB).
 import { describe, expect, it } from 'vitest';
 import { DirFileSet } from '../../node/dir-file-set';
-import { QA_ARCHIVES } from '../../../test/oracle';
+import { QA_ARCHIVES, runTool, scratchDir } from '../../../test/oracle';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ByteSource } from '../io/byte-source';
 import { openStored } from '../io/open-stored';
 import { isPmError } from '../errors';
@@ -22,9 +24,9 @@ interface Reads {
 }
 
 /** The archive opened with its data volume's reads counted; `failFirst` fails the first data read after opening (and finding the end). */
-async function open(failFirst = false): Promise<{ ctx: ArchiveContext; reads: Reads }> {
+async function open(failFirst = false, dir = QA_ARCHIVES, base = '20180102'): Promise<{ ctx: ArchiveContext; reads: Reads }> {
   let armed = false;
-  const fs = new DirFileSet(QA_ARCHIVES);
+  const fs = new DirFileSet(dir);
   const reads: Reads = { bytes: 0, count: 0 };
   const counted = (src: ByteSource): ByteSource => ({
     name: src.name,
@@ -40,7 +42,7 @@ async function open(failFirst = false): Promise<{ ctx: ArchiveContext; reads: Re
     },
     close: () => src.close(),
   });
-  const ctx = await openArchiveContext(fs, '20180102', { open: async (path) => (path.endsWith('.0') ? counted(await openStored(fs, path)) : openStored(fs, path)) });
+  const ctx = await openArchiveContext(fs, base, { open: async (path) => (path.endsWith('.0') ? counted(await openStored(fs, path)) : openStored(fs, path)) });
   await ctx.archiveEnd();
   armed = true;
   return { ctx, reads };
@@ -97,6 +99,36 @@ describe('stepped replay read-ahead', () => {
     } finally {
       await plain.ctx.close();
       await withAhead.ctx.close();
+    }
+  });
+
+  it('where pmlogger writes each interval in one burst, a re-seek near its entry reads no more', async () => {
+    // Ten minutes of the QA archive 20180416.10.00 (pmlogextract keeps its layout): an index
+    // entry every 10 s at a 180 KB record, a 15 KB record just after it. A re-seek nearer the
+    // entry before t reads forwards over the record at the entry after t; one nearer the
+    // entry after t reads back to the burst before t for the metrics' lower bounds.
+    const dir = scratchDir('pmdash-span-');
+    try {
+      const cut = await runTool('pmlogextract', ['-S', '@14:30:00', '-T', '@14:40:00', `${QA_ARCHIVES}/20180416.10.00`, join(dir, 'cut')]);
+      expect(cut.status, cut.stderr).toBe(0);
+      const plain = await open(false, dir, 'cut');
+      const withAhead = await open(false, dir, 'cut');
+      try {
+        const [count0, bytes0] = [withAhead.reads.count, withAhead.reads.bytes];
+        const blocks0 = plain.reads.bytes;
+        const samples = 15;
+        expect(await stepped(withAhead.ctx, samples, true)).toEqual(await stepped(plain.ctx, samples, false));
+        // One read per sample (samples ~0.8 MB apart), none of the replay's own for a
+        // record outside it; about two intervals (400 KB) each, a third of the blocks.
+        expect(withAhead.reads.count - count0).toBe(samples);
+        expect(withAhead.reads.bytes - bytes0).toBeLessThan(samples * 450 * 1024);
+        expect(withAhead.reads.bytes - bytes0).toBeLessThan((plain.reads.bytes - blocks0) / 2);
+      } finally {
+        await plain.ctx.close();
+        await withAhead.ctx.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -21,6 +21,8 @@ const SPAN_BUDGET = 8 * 1024 * 1024;
  *  demand). Also the span's reach where a neighbouring entry is missing. */
 const BEFORE_ENTRY = 32 * 1024;
 const AFTER_ENTRY = 128 * 1024;
+/** Bytes a span is extended by when a re-seek reads just past it (VolumeReads.extension). */
+const EXTEND = 128 * 1024;
 /** However far apart the index entries are, a span reaches no further than this. */
 const MAX_BEFORE = 1024 * 1024;
 const MAX_AFTER = 2 * 1024 * 1024;
@@ -91,14 +93,40 @@ class VolumeReads {
     return undefined;
   }
 
+  /**
+   * A span joining the last one used where [offset, offset+length) lies just past its end (a
+   * re-seek reading on to a record past t) or just before its start (reading back to one
+   * before t): a read of EXTEND bytes or so, where the replay's own read would be a 1 MiB block.
+   */
+  private extension(offset: number, length: number): Span | undefined {
+    let used: Span | undefined;
+    for (let i = this.spans.length - 1; i >= 0 && !used; i--) if (this.spans[i]?.used) used = this.spans[i];
+    if (!used) return undefined;
+    const end = offset + length;
+    let from: number;
+    let to: number;
+    if (offset >= used.start && end > used.end && offset < used.end + EXTEND) [from, to] = [Math.min(offset, used.end), Math.max(end, used.end + EXTEND)];
+    else if (end <= used.end && offset < used.start && end > used.start - EXTEND) [from, to] = [Math.min(offset, used.start - EXTEND), Math.max(end, used.start)];
+    else return undefined;
+    from = Math.max(0, from);
+    to = Math.min(to, this.source.size);
+    // A length word no record has (a damaged volume) is read as before, not held in a span.
+    if (to <= from || offset < from || end > to || to - from > MAX_AFTER) return undefined;
+    this.prefetch(from, to);
+    const s = this.covering(offset, end);
+    if (s) s.used = true;
+    return s;
+  }
+
   /** A forward pass of about `length` bytes from `offset` follows (ByteSource.startPass). */
   startPass(offset: number, length: number): void {
     this.source.startPass?.(Math.max(0, offset), length);
   }
 
-  /** Bytes [offset, offset+length) from a span read ahead, or undefined when none covers them. */
+  /** Bytes [offset, offset+length) from a span read ahead, or undefined when none covers them
+   *  (nor lies just before or after them: then that span is extended to cover them). */
   ahead(offset: number, length: number): Promise<Uint8Array> | undefined {
-    const s = this.covering(offset, offset + length);
+    const s = this.covering(offset, offset + length) ?? this.extension(offset, length);
     if (!s) return undefined;
     s.used = true;
     return s.bytes.then(
@@ -217,15 +245,23 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     const hit = entryAt(at);
     const ix = hit && archives[hit.i]?.index;
     if (!hit || !ix) return;
-    // Index entries lie on record boundaries. setTime positions at entry e, backs up over the
-    // record before it, and interpolation reads on to the first record past the time: the
-    // records from the previous entry to the next one (on the QA archives, exactly the three
-    // records a re-seek decodes; the entry after next, read too before, was a third more bytes
-    // for nothing). A record wanted beyond them is read on demand.
+    // Index entries lie on record boundaries. With t between entries lo and hi = lo+1, a
+    // re-seek positions at the nearer one, backs up over a record or reads backwards to the
+    // first record not after t, and reads forwards to the first record past t: often the one
+    // at hi (ending by the entry after hi). The bounds of metrics missing from the records
+    // near t lie further: where pmlogger writes each interval's records in one burst (an
+    // entry per burst, as in the QA archive 20180416.10.00), the lower ones are in the burst
+    // at lo even when t lies nearer hi. So the span runs from lo (or a bit before) to the
+    // entry after hi (the span from the entry before the nearer one to the one after it
+    // missed hi's record when the nearer one was lo: a 1 MiB block read in every other sample).
+    // A record wanted just beyond the span extends it (VolumeReads.extension).
     const { i, e, vol, offset: off } = hit;
-    const prev = e > 0 && ix.vol[e - 1] === vol ? Math.min(ix.offData[e - 1], off - BEFORE_ENTRY) : off - BEFORE_ENTRY;
-    const next = e + 1 < ix.length && ix.vol[e + 1] === vol ? Math.max(ix.offData[e + 1], off + AFTER_ENTRY) : off + AFTER_ENTRY;
-    reads[i]?.get(vol)?.prefetch(Math.max(prev, off - MAX_BEFORE), Math.min(next, off + MAX_AFTER));
+    const sameVol = (k: number): boolean => k >= 0 && k < ix.length && ix.vol[k] === vol;
+    const lo = compare({ sec: ix.sec[e], nsec: ix.nsec[e] }, at) <= 0 ? e : e - 1;
+    const hi = lo + 1;
+    const start = sameVol(lo) ? Math.min(ix.offData[lo], off - BEFORE_ENTRY) : off - BEFORE_ENTRY;
+    const end = Math.max(sameVol(hi) && sameVol(hi + 1) ? ix.offData[hi + 1] : 0, off + AFTER_ENTRY);
+    reads[i]?.get(vol)?.prefetch(Math.max(start, off - MAX_BEFORE), Math.min(end, off + MAX_AFTER));
   };
   const prefetchPass = (from: Timestamp, to: Timestamp): void => {
     const a = entryAt(from);
