@@ -1,0 +1,40 @@
+// Defects met walking the newcomer walkthrough (shared docs), one test each, from the default
+// page exactly as `npm start` opens it, with real drops of real QA archives.
+import { readdirSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { QA, dropFiles, source } from './dash';
+import { openDemo } from './menus';
+
+/** Every volume, meta and index file of a QA archive (compressed or not). */
+const archive = (base: string): string[] =>
+  readdirSync(QA).filter((f) => f.startsWith(`${base}.`) && /\.(index|meta|\d+)(\.xz)?$/.test(f)).map((f) => `${QA}/${f}`);
+
+async function dropReady(page: Page, label: string, paths: string[]): Promise<void> {
+  await dropFiles(page, paths);
+  await expect(source(page, label)).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+}
+
+test.describe('tab strip', () => {
+  test.use({ viewport: { width: 1024, height: 700 } });
+
+  test('with several archives open and the editor beside the charts, every tab and the + Tab / + Chart buttons stay one line high', async ({ page }) => {
+    await openDemo(page);
+    const oneLine = (await page.getByTestId('add-tab').boundingBox())?.height ?? 0;
+    expect(oneLine).toBeGreaterThan(0);
+    await dropReady(page, '20180416.10.00', archive('20180416.10.00'));
+    // Two consecutive archives of one host: one source whose tab label names both.
+    await dropFiles(page, [...archive('20180415.09.16'), ...archive('20180416.10.00')]);
+    await expect(page.locator('[data-testid="source"][data-status="ready"]')).toHaveCount(2, { timeout: 60_000 });
+    await dropReady(page, '20180102', archive('20180102'));
+    await page.getByTestId('add-chart').click();
+    await expect(page.getByTestId('chart-editor')).toBeVisible();
+    const tabs = page.getByTestId('tab');
+    await expect(tabs).toHaveCount(3);
+    for (const el of [...(await tabs.all()), page.getByTestId('add-tab'), page.getByTestId('add-chart')]) {
+      const box = await el.boundingBox();
+      expect(box?.height ?? Infinity).toBeLessThanOrEqual(oneLine + 2);
+    }
+    // A shortened label still says the whole name when pointed at.
+    await expect(tabs.nth(1).getByRole('button').first()).toHaveAttribute('title', /20180415\.09\.16 … 20180416\.10\.00/);
+  });
+});
