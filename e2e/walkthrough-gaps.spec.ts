@@ -38,3 +38,19 @@ test.describe('tab strip', () => {
     await expect(tabs.nth(1).getByRole('button').first()).toHaveAttribute('title', /20180415\.09\.16 … 20180416\.10\.00/);
   });
 });
+
+test('the time range menu closes on Escape and on a click elsewhere, instead of staying over the charts', async ({ page }) => {
+  await openDemo(page);
+  const menu = page.getByTestId('range-menu');
+  await page.getByTestId('range-picker').click();
+  await page.getByTestId('range-from').fill('@ 25:99');
+  await page.getByTestId('range-apply').click();
+  await expect(page.getByTestId('range-error')).toContainText('unexpected value');
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(page.getByTestId('range-picker')).toBeFocused();
+  await page.getByTestId('range-picker').click();
+  await expect(menu).toBeVisible();
+  await page.getByTestId('chart-title').first().click();
+  await expect(menu).toHaveCount(0);
+});
