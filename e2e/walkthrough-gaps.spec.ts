@@ -39,6 +39,27 @@ test.describe('tab strip', () => {
   });
 });
 
+test.describe('chart editor', () => {
+  test('switching to a tab that does not hold the edited chart closes the editor instead of editing a chart out of sight', async ({ page }) => {
+    await openDemo(page);
+    // The first archive dropped takes the demo's place; the next one gets a tab of its own.
+    await dropReady(page, '20180416.10.00', archive('20180416.10.00'));
+    await page.getByTestId('add-chart').click();
+    const editor = page.getByTestId('chart-editor');
+    await expect(editor).toBeVisible();
+    await expect(editor.getByTestId('editor-title')).toHaveValue('New chart');
+    await dropReady(page, '20180102', archive('20180102'));
+    await expect(page.getByTestId('tab')).toHaveCount(2);
+    await expect(editor).toHaveCount(0);
+    // Back on the first tab the chart is there, and Edit opens the editor on it again.
+    await page.getByTestId('tab').first().getByRole('button').first().click();
+    await page.getByTestId('chart').last().getByTestId('edit-chart').click();
+    await expect(editor.getByTestId('editor-title')).toHaveValue('New chart');
+    await page.getByTestId('add-tab').click();
+    await expect(editor).toHaveCount(0);
+  });
+});
+
 test('the time range menu closes on Escape and on a click elsewhere, instead of staying over the charts', async ({ page }) => {
   await openDemo(page);
   const menu = page.getByTestId('range-menu');
