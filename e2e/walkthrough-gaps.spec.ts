@@ -60,6 +60,25 @@ test.describe('chart editor', () => {
   });
 });
 
+test.describe('derived metric in the editor', () => {
+  test("a broken derived expression's message is readable whole in the editor, below the caret", async ({ page }) => {
+    await openDemo(page);
+    await page.getByTestId('add-chart').click();
+    const editor = page.getByTestId('chart-editor');
+    await editor.getByTestId('derived-expr').fill('kernel.all.load + ');
+    const err = editor.getByTestId('derived-error');
+    await expect(err).toContainText('^');
+    const panel = await editor.boundingBox();
+    const message = err.getByTestId('derived-error-message');
+    await expect(message).not.toHaveText('');
+    const box = await message.boundingBox();
+    expect(box).not.toBeNull();
+    expect((box?.x ?? 0) + (box?.width ?? Infinity)).toBeLessThanOrEqual((panel?.x ?? 0) + (panel?.width ?? 0));
+    // Nothing of it hides behind a scroll bar.
+    expect(await message.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  });
+});
+
 test('the time range menu closes on Escape and on a click elsewhere, instead of staying over the charts', async ({ page }) => {
   await openDemo(page);
   const menu = page.getByTestId('range-menu');
