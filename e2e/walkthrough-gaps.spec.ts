@@ -79,6 +79,17 @@ test.describe('derived metric in the editor', () => {
   });
 });
 
+test('after dragging the position slider, ? still opens the shortcut sheet', async ({ page }) => {
+  await openDemo(page);
+  const slider = page.getByTestId('position-slider');
+  const box = await slider.boundingBox();
+  if (!box) throw new Error('no slider');
+  await page.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2);
+  await expect(slider).toBeFocused();
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('shortcut-sheet')).toBeVisible();
+});
+
 test('the time range menu closes on Escape and on a click elsewhere, instead of staying over the charts', async ({ page }) => {
   await openDemo(page);
   const menu = page.getByTestId('range-menu');
