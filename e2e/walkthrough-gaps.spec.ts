@@ -105,3 +105,17 @@ test('the time range menu closes on Escape and on a click elsewhere, instead of 
   await page.getByTestId('chart-title').first().click();
   await expect(menu).toHaveCount(0);
 });
+
+test('a legend without a value at the position says "no value" alone, without units after it', async ({ page }) => {
+  await openDemo(page);
+  // The joined archives' first hour holds only the first archive's two minutes: at its end no plot has a value.
+  await dropFiles(page, [...archive('20180415.09.16'), ...archive('20180416.10.00')]);
+  await expect(page.locator('[data-testid="source"][data-status="ready"]')).toHaveCount(1, { timeout: 60_000 });
+  const reads = page.getByTestId('chart').filter({ hasText: 'IOPS' }).locator('[data-testid="legend-item"][data-label="Reads"]');
+  await expect(reads.getByTestId('legend-value')).toHaveText('no value', { timeout: 30_000 });
+  await expect(reads.getByTestId('legend-units')).toHaveCount(0);
+  // With a value at the position the units are back.
+  await page.keyboard.press('End');
+  await expect(reads.getByTestId('legend-value')).not.toHaveText('no value', { timeout: 30_000 });
+  await expect(reads.getByTestId('legend-units')).toHaveText('count / sec');
+});
