@@ -1,9 +1,12 @@
 // Defects met walking the newcomer walkthrough (shared docs), one test each, from the default
 // page exactly as `npm start` opens it, with real drops of real QA archives.
-import { readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { QA, dropFiles, source } from './dash';
-import { openDemo } from './menus';
+import { download, openDemo } from './menus';
 
 /** Every volume, meta and index file of a QA archive (compressed or not). */
 const archive = (base: string): string[] =>
@@ -118,4 +121,26 @@ test('a legend without a value at the position says "no value" alone, without un
   await page.keyboard.press('End');
   await expect(reads.getByTestId('legend-value')).not.toHaveText('no value', { timeout: 30_000 });
   await expect(reads.getByTestId('legend-units')).toHaveText('count / sec');
+});
+
+test("the archive exported from two joined archives has a file name the PCP tools take unquoted, and pmlogcheck passes it", async ({ page }) => {
+  await openDemo(page);
+  await dropFiles(page, [...archive('20180415.09.16'), ...archive('20180416.10.00')]);
+  await expect(page.locator('[data-testid="source"][data-status="ready"]')).toHaveCount(1, { timeout: 60_000 });
+  await page.getByTestId('range-picker').click();
+  await page.getByTestId('range-last-15min').click();
+  const d = await download(page, 'export', 'export-archive');
+  expect(d.suggestedFilename()).toMatch(/^20180415\.09\.16_20180416\.10\.00-\d{8}T\d{6}Z\.tar$/);
+  const dir = mkdtempSync(join(tmpdir(), 'pmdash-walk-'));
+  try {
+    const tar = join(dir, d.suggestedFilename());
+    await d.saveAs(tar);
+    execFileSync('tar', ['xf', tar, '-C', dir]);
+    const base = tar.replace(/\.tar$/, '');
+    // pmlogcheck exits non-zero on any problem; pmdumplog names the archive's host.
+    execFileSync('pmlogcheck', [base], { encoding: 'utf8' });
+    expect(execFileSync('pmdumplog', ['-L', base], { encoding: 'utf8' })).toContain('Performance metrics from host brolley-t530');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
