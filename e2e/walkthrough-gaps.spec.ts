@@ -144,3 +144,19 @@ test("the archive exported from two joined archives has a file name the PCP tool
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('connecting to a pmcd already live under another spelling ("localhost" for localhost:44321) shows that source instead of a second identical one', async ({ page }) => {
+  await openDemo(page);
+  await page.getByTestId('host-input').fill('localhost:44321');
+  await page.getByTestId('connect-host').click();
+  await expect(source(page, 'localhost:44321')).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+  await expect(page.getByTestId('source')).toHaveCount(1, { timeout: 30_000 });
+  const tabs = await page.getByTestId('tab').count();
+  await page.getByTestId('host-input').fill('localhost');
+  await page.getByTestId('connect-host').click();
+  await expect(source(page, 'localhost:44321')).toHaveClass(/current/);
+  // Give a second open the time it would take to show up.
+  await page.waitForTimeout(3000);
+  await expect(page.getByTestId('source')).toHaveCount(1);
+  await expect(page.getByTestId('tab')).toHaveCount(tabs);
+});
