@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { QA, dropFiles, source } from './dash';
-import { download, openDemo } from './menus';
+import { download, loadStandardView, openDemo } from './menus';
 
 /** Every volume, meta and index file of a QA archive (compressed or not). */
 const archive = (base: string): string[] =>
@@ -39,6 +39,15 @@ test.describe('tab strip', () => {
     }
     // A shortened label still says the whole name when pointed at.
     await expect(tabs.nth(1).getByRole('button').first()).toHaveAttribute('title', /20180415\.09\.16 … 20180416\.10\.00/);
+    // More tabs than the strip holds: it scrolls, and the active tab (the newest) is in view.
+    for (const view of ['CPU', 'vCPU', 'Loadavg', 'Disk']) await loadStandardView(page, view);
+    await expect(tabs).toHaveCount(7);
+    const strip = await page.getByTestId('tabs').boundingBox();
+    const last = tabs.last();
+    await expect(last).toHaveClass(/active/);
+    const box = await last.boundingBox();
+    expect((box?.x ?? Infinity) + (box?.width ?? 0)).toBeLessThanOrEqual((strip?.x ?? 0) + (strip?.width ?? 0) + 1);
+    expect(box?.x ?? -1).toBeGreaterThanOrEqual(strip?.x ?? 0);
   });
 });
 

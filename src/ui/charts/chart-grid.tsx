@@ -16,8 +16,14 @@ export function TabBar() {
   const tabs = useDash((s) => s.tabs);
   const active = useDash((s) => s.activeTabId);
   const [renaming, setRenaming] = useState<string | undefined>();
+  // The strip scrolls sideways when the tabs outgrow it: the tab on screen is kept in view
+  // (a newly opened source's tab is the last one, past the strip's edge).
+  const nav = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    nav.current?.querySelector('.tab.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [active, tabs.length]);
   return (
-    <nav className="tabs" data-testid="tabs">
+    <nav className="tabs" data-testid="tabs" ref={nav}>
       {tabs.map((t) => (
         <div key={t.id} className={t.id === active ? 'tab active' : 'tab'} data-testid="tab">
           {renaming === t.id ? (
