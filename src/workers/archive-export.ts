@@ -33,7 +33,9 @@ export async function exportArchiveWindow(ctx: Context, name: string, t0Ms: numb
   const image = await extractWindow(inner.set, { from: msToTimestamp(t0Ms), to: msToTimestamp(t1Ms) });
   const toMs = (t: { sec: number; nsec: number }): number => t.sec * 1000 + t.nsec / 1e6;
   const firstMs = toMs(image.label.start);
-  const base = `${name}-${compactUtc(firstMs)}`;
+  // A joined source is named "A … B": the file name keeps to the characters shells and the PCP
+  // tools take unquoted (a run of others becomes one "_").
+  const base = `${name.replace(/[^A-Za-z0-9._-]+/g, '_') || 'archive'}-${compactUtc(firstMs)}`;
   const mtimeSec = Math.floor(Date.now() / 1000);
   const parts = tarParts([
     { name: `${base}.meta`, bytes: image.meta, mtimeSec },

@@ -163,9 +163,12 @@ function DerivedInput({ chart }: { chart: ChartSpec }) {
       <input aria-label="derived name" placeholder="name (e.g. my.busy)" value={name} onChange={(e) => setName(e.target.value)} />
       <input aria-label="derived expression" data-testid="derived-expr" className="mono" placeholder="expression, e.g. 100 * kernel.all.cpu.user / hinv.ncpu" value={expr} onChange={(e) => setExpr(e.target.value)} />
       {check && !check.ok && (
-        <pre className="caret" data-testid="derived-error">
-          {check.caret >= 0 ? `${expr}\n${' '.repeat(check.caret)}^ ${check.message}` : check.message}
-        </pre>
+        // The caret lines keep their columns (and may scroll); the message wraps below them, so a
+        // narrow editor never cuts it off.
+        <div className="derived-error" data-testid="derived-error">
+          {check.caret >= 0 && <pre className="caret">{`${expr}\n${' '.repeat(check.caret)}^`}</pre>}
+          <div className="caret-message" data-testid="derived-error-message">{check.message}</div>
+        </div>
       )}
       {check?.ok && <div className="ok" data-testid="derived-ok">✓ {check.type} {check.sem}{check.units ? `, ${check.units}` : ''}</div>}
       {refused?.expr === expr && <div className="units-refused" role="alert" data-testid="units-refused">{refused.text}</div>}

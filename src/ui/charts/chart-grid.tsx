@@ -16,14 +16,20 @@ export function TabBar() {
   const tabs = useDash((s) => s.tabs);
   const active = useDash((s) => s.activeTabId);
   const [renaming, setRenaming] = useState<string | undefined>();
+  // The strip scrolls sideways when the tabs outgrow it: the tab on screen is kept in view
+  // (a newly opened source's tab is the last one, past the strip's edge).
+  const nav = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    nav.current?.querySelector('.tab.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [active, tabs.length]);
   return (
-    <nav className="tabs" data-testid="tabs">
+    <nav className="tabs" data-testid="tabs" ref={nav}>
       {tabs.map((t) => (
         <div key={t.id} className={t.id === active ? 'tab active' : 'tab'} data-testid="tab">
           {renaming === t.id ? (
             <input autoFocus defaultValue={t.label} aria-label="tab name" onBlur={(e) => { dash().renamedTab(t.id, e.target.value || t.label); setRenaming(undefined); }} onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} />
           ) : (
-            <button type="button" onClick={() => dash().selectedTab(t.id)} onDoubleClick={() => setRenaming(t.id)} onKeyDown={(e) => e.key === 'F2' && setRenaming(t.id)} title="Double-click or F2 to rename">{t.label}</button>
+            <button type="button" onClick={() => dash().selectedTab(t.id)} onDoubleClick={() => setRenaming(t.id)} onKeyDown={(e) => e.key === 'F2' && setRenaming(t.id)} title={`${t.label} (double-click or F2 to rename)`}>{t.label}</button>
           )}
           {tabs.length > 1 && <button type="button" className="small" title="Close tab" onClick={() => dash().closedTab(t.id)}>✕</button>}
         </div>

@@ -47,7 +47,8 @@ export function ChartLegend({ chartId, series, positionMs, percent }: Props) {
                 {Number.isNaN(v) ? 'no value' : `${formatValue(v)}${percent ? '%' : ''}`}
               </span>
               {/* Every entry says its units (a chart may have two axes); % says it for shares. */}
-              {!percent && s.units && <span className="legend-units" data-testid="legend-units">{s.units}</span>}
+              {/* Units follow a number; after "no value" they would read as part of it. */}
+              {!percent && s.units && !Number.isNaN(v) && <span className="legend-units" data-testid="legend-units">{s.units}</span>}
             </button>
           </li>
         );

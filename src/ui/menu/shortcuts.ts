@@ -29,9 +29,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['F2'], action: 'Rename the focused tab (or double-click it)', where: 'tab' },
 ];
 
+/** Input types that take no typed text: `?` on them (e.g. the position slider just dragged) is still the sheet's key. */
+const NOT_TYPED = new Set(['range', 'checkbox', 'radio', 'button', 'submit', 'reset', 'color', 'file']);
+
 /** Whether a key event is the one that toggles the sheet (not while typing in a field). */
 export function isSheetKey(e: KeyboardEvent): boolean {
   const t = e.target as HTMLElement | null;
-  if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return false;
+  const typing = t instanceof HTMLInputElement ? !NOT_TYPED.has(t.type) : t !== null && (t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+  if (typing) return false;
   return e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey;
 }

@@ -16,6 +16,7 @@ import { followArchive } from './follow-archive';
 import { directoryPicker, readFolder, type DroppedItems } from './read-drop';
 import { loadDerivedConfig } from './derived-configs';
 import { rememberSource } from './recent-sources';
+import { pmcdTarget } from './bridge-url';
 
 /** Progress is shown only for opens slower than this (the brief's ~200 ms). */
 const PROGRESS_DELAY_MS = 200;
@@ -220,8 +221,17 @@ export function selectSource(id: string): void {
   if (tab) dash().selectedTab(tab);
 }
 
-/** Opens a live host through the bridge. */
+/**
+ * Opens a live host through the bridge. A pmcd already open (or opening) through the bridge,
+ * under any spelling of the same target ("localhost" is "localhost:44321"), is shown instead
+ * of connected a second time: two identical sources and tabs told the user nothing.
+ */
 export function openLive(host: string, bridgeUrl: string): Promise<SourceSummary | undefined> {
+  const same = dash().sources.find((x) => x.origin.kind === 'live' && x.origin.via === undefined && (x.status === 'ready' || x.status === 'opening') && pmcdTarget(x.origin.host) === pmcdTarget(host));
+  if (same) {
+    selectSource(same.id);
+    return Promise.resolve(same.summary);
+  }
   return openOne({ kind: 'live', host, bridgeUrl }, { kind: 'live', host }, host);
 }
 

@@ -36,3 +36,24 @@ describe('removedSourcePlots', () => {
     expect(Object.keys(dash().charts)).toEqual([]);
   });
 });
+
+describe('the chart editor and the active tab', () => {
+  it('closes when the active tab changes to one without the edited chart, and stays on a tab that holds it', () => {
+    const d = dash();
+    const t0 = d.activeTabId;
+    const c = d.addedChart(chart('edited', ['s9']), t0);
+    d.openedEditor(c);
+    d.selectedTab(t0);
+    expect(dash().editing).toBe(c);
+    const t1 = d.addedTab('another');
+    expect(dash().editing).toBeUndefined();
+    d.selectedTab(t0);
+    d.openedEditor(c);
+    d.selectedTab(t1);
+    expect(dash().editing).toBeUndefined();
+    d.selectedTab(t0);
+    d.openedEditor(c);
+    d.closedTab(t1);
+    expect(dash().editing).toBe(c);
+  });
+});

@@ -45,6 +45,11 @@ export interface ChartsSlice {
   replacedLayout(tabs: readonly TabSpec[], charts: Readonly<Record<string, ChartSpec>>, idSerial: number): void;
 }
 
+/** The edited chart if the active tab holds it: the editor never edits a chart out of sight. */
+function editingOn(tabs: readonly TabSpec[], activeTabId: string, editing: string | undefined): string | undefined {
+  return editing !== undefined && tabs.some((t) => t.id === activeTabId && t.chartIds.includes(editing)) ? editing : undefined;
+}
+
 export const createChartsSlice: SliceCreator<ChartsSlice> = (set, get) => {
   const nextId = (prefix: string): string => {
     const n = get().idSerial + 1;
@@ -65,7 +70,8 @@ export const createChartsSlice: SliceCreator<ChartsSlice> = (set, get) => {
 
     addedTab(label) {
       const id = nextId('t');
-      set((s) => ({ tabs: [...s.tabs, { id, label, chartIds: [] }], activeTabId: id }));
+      // The new tab holds no chart yet, so none of its charts can be in the editor.
+      set((s) => ({ tabs: [...s.tabs, { id, label, chartIds: [] }], activeTabId: id, editing: undefined }));
       return id;
     },
     renamedTab(tabId, label) {
@@ -78,10 +84,11 @@ export const createChartsSlice: SliceCreator<ChartsSlice> = (set, get) => {
       const charts = { ...s.charts };
       for (const id of tab?.chartIds ?? []) delete charts[id];
       const tabs = s.tabs.filter((t) => t.id !== tabId);
-      set({ tabs, charts, activeTabId: s.activeTabId === tabId ? (tabs[0]?.id ?? '') : s.activeTabId });
+      const activeTabId = s.activeTabId === tabId ? (tabs[0]?.id ?? '') : s.activeTabId;
+      set({ tabs, charts, activeTabId, editing: editingOn(tabs, activeTabId, s.editing) });
     },
     selectedTab(tabId) {
-      set({ activeTabId: tabId });
+      set((s) => ({ activeTabId: tabId, editing: editingOn(s.tabs, tabId, s.editing) }));
     },
     addedChart(chart, tabId) {
       const id = nextId('c');
@@ -128,7 +135,7 @@ export const createChartsSlice: SliceCreator<ChartsSlice> = (set, get) => {
         if (tabs.length === 0) tabs = [{ ...(kept[0] ?? { id: 't0', label: 'Overview', chartIds: [] }), chartIds: [] }];
         const activeTabId = tabs.some((t) => t.id === s.activeTabId) ? s.activeTabId : (tabs[0]?.id ?? 't0');
         const gone = (id: string | undefined): boolean => id !== undefined && !(id in charts);
-        return { charts, tabs, activeTabId, editing: gone(s.editing) ? undefined : s.editing, currentChartId: gone(s.currentChartId) ? undefined : s.currentChartId };
+        return { charts, tabs, activeTabId, editing: editingOn(tabs, activeTabId, s.editing), currentChartId: gone(s.currentChartId) ? undefined : s.currentChartId };
       });
     },
     movedChart(chartId, delta) {

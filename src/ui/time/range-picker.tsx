@@ -4,7 +4,7 @@
 // engine parses them with the core's pmParseHighResTimeWindow against the archive's bounds
 // and zone, so what works in `pmval -S` works here, and a bad entry shows libpcp's own
 // message (the text, a caret under the problem, the reason). Next to it, zoom back and reset.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { getEngine, asEngineError, describeError } from '../engine-client';
 import { dash, useDash, useDashShallow } from '../store';
 import { focusBounds } from '../state/time-slice';
@@ -58,9 +58,30 @@ export function RangePicker({ zone }: { zone: DisplayZone }) {
     setOpen(false);
   };
   const label = have ? `${formatCtime(t.positionMs - t.windowMs, zone)} – ${formatCtime(t.positionMs, zone).replace(/^\w+ \w+ \d+ /, '')}` : 'no archive';
+  // Like the header menus: a click elsewhere or Escape closes it, so it never stays over the charts.
+  const root = useRef<HTMLSpanElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!open) return undefined;
+    const onDown = (e: PointerEvent): void => {
+      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onDown);
+    return () => document.removeEventListener('pointerdown', onDown);
+  }, [open]);
   return (
-    <span className="range-picker">
-      <button type="button" data-testid="range-picker" aria-expanded={open} disabled={!have} title="Time range (PCP time syntax: @ 10:30, +1h, -30min)" onClick={() => { setOpen(!open); setError(undefined); }}>
+    <span
+      className="range-picker"
+      ref={root}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          e.stopPropagation();
+          setOpen(false);
+          button.current?.focus();
+        }
+      }}
+    >
+      <button ref={button} type="button" data-testid="range-picker" aria-expanded={open} disabled={!have} title="Time range (PCP time syntax: @ 10:30, +1h, -30min)" onClick={() => { setOpen(!open); setError(undefined); }}>
         {label}
       </button>
       <button type="button" data-testid="zoom-back" disabled={t.zooms === 0} title="Back to the previous range (Backspace)" onClick={() => dash().zoomedBack()}>⤺</button>
