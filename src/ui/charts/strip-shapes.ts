@@ -3,15 +3,21 @@
 // series on the ones before them on the same axis (same-sign stacking, as ECharts stacks),
 // missing values as NaN (they break lines and bands). Apart from the canvas so it is tested
 // without one.
-import type { OptionInput } from './chart-option';
-import { shiftMs } from '../time/zone';
+import type { ChartStyle } from '../state/model';
+import { shiftMs, type DisplayZone } from '../time/zone';
 import type { DisplaySeries } from './chart-series';
 import type { YAxisScale } from './y-scale';
 
-/** What the placement reads of a strip's OptionInput (chart-option.ts): its series only of the data. */
-export type StripInput = Pick<OptionInput, 'style' | 'y' | 'y2' | 'zone' | 'r0Ms' | 'r1Ms'> & {
+/** What the placement reads of a strip's OptionInput (chart-option.ts). */
+export interface StripInput {
   readonly data: { readonly series: readonly DisplaySeries[] };
-};
+  readonly style: ChartStyle;
+  readonly y: YAxisScale;
+  readonly y2?: YAxisScale;
+  readonly zone: DisplayZone;
+  readonly r0Ms: number;
+  readonly r1Ms: number;
+}
 
 /** One series as drawn: x pixels, top y pixels, bottom y pixels (its band's base), per row. */
 export interface Shape {
