@@ -2,6 +2,7 @@
 // without charts go (an empty tab the user made stays), the last tab always stays.
 import { describe, expect, it } from 'vitest';
 import { dash } from '../store';
+import { distinctTabLabel } from './charts-slice';
 import type { ChartSpec, PlotSpec } from './model';
 
 const chart = (title: string, sources: string[]): Omit<ChartSpec, 'id' | 'plots'> & { plots: Omit<PlotSpec, 'id'>[] } => ({
@@ -55,5 +56,22 @@ describe('the chart editor and the active tab', () => {
     d.openedEditor(c);
     d.closedTab(t1);
     expect(dash().editing).toBe(c);
+  });
+});
+
+describe('distinctTabLabel', () => {
+  const tabs = [
+    { id: 't1', label: 'Overview', chartIds: [] },
+    { id: 't2', label: 'Overview · vm', chartIds: [] },
+    { id: 't3', label: 'CPU', chartIds: [] },
+  ];
+  it('keeps a free label, names the host for a taken one, then numbers it', () => {
+    expect(distinctTabLabel(tabs, 'Disk', 'vm')).toBe('Disk');
+    expect(distinctTabLabel(tabs, 'CPU', 'vm')).toBe('CPU · vm');
+    expect(distinctTabLabel(tabs, 'Overview', 'vm')).toBe('Overview · vm (2)');
+    expect(distinctTabLabel(tabs, 'CPU')).toBe('CPU (2)');
+  });
+  it('does not count the tab being renamed', () => {
+    expect(distinctTabLabel(tabs, 'CPU', 'vm', 't3')).toBe('CPU');
   });
 });

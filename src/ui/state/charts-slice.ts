@@ -45,6 +45,21 @@ export interface ChartsSlice {
   replacedLayout(tabs: readonly TabSpec[], charts: Readonly<Record<string, ChartSpec>>, idSerial: number): void;
 }
 
+/**
+ * `label` made distinct from the other tabs' labels (those of `tabs` but `exceptId`): first by
+ * `qualifier` (the source's host, when the same view is opened for another source), then by a
+ * number, so the strip never shows two tabs a user cannot tell apart.
+ */
+export function distinctTabLabel(tabs: readonly TabSpec[], label: string, qualifier?: string, exceptId?: string): string {
+  const taken = new Set(tabs.filter((t) => t.id !== exceptId).map((t) => t.label));
+  if (!taken.has(label)) return label;
+  const base = qualifier ? `${label} · ${qualifier}` : label;
+  if (!taken.has(base)) return base;
+  let n = 2;
+  while (taken.has(`${base} (${n})`)) n++;
+  return `${base} (${n})`;
+}
+
 /** The edited chart if the active tab holds it: the editor never edits a chart out of sight. */
 function editingOn(tabs: readonly TabSpec[], activeTabId: string, editing: string | undefined): string | undefined {
   return editing !== undefined && tabs.some((t) => t.id === activeTabId && t.chartIds.includes(editing)) ? editing : undefined;

@@ -8,6 +8,7 @@ import { asEngineError, describeError, getEngine } from '../engine-client';
 import { downloadBlob, safeFileName } from '../export/download';
 import { notify } from '../menu/notices';
 import { dash } from '../store';
+import { distinctTabLabel } from '../state/charts-slice';
 import { bindHidden, dashboardToView, viewToDashboard } from './view-mapping';
 
 /** Adds a parsed view's tabs and charts to the dashboard, bound to the open sources. */
@@ -28,11 +29,12 @@ export function applyView(view: ViewFile, colors: Readonly<Record<string, string
   for (const t of mapped.tabs) {
     const st = dash();
     const active = st.tabs.find((x) => x.id === st.activeTabId);
-    const label = t.label ?? name;
     // As pmchart: the first tab of a view takes over the current tab while it is empty.
+    const reuse = first && active && active.chartIds.length === 0 ? active.id : undefined;
+    const label = distinctTabLabel(st.tabs, t.label ?? name, current.summary?.hostname, reuse);
     let tabId: string;
-    if (first && active && active.chartIds.length === 0) {
-      tabId = active.id;
+    if (reuse !== undefined) {
+      tabId = reuse;
       st.renamedTab(tabId, label);
     } else {
       tabId = st.addedTab(label);
