@@ -255,6 +255,13 @@ test('dragging across a chart zooms the window to the dragged range; "reset zoom
   await expect.poll(async () => Number(await bar.getAttribute('data-window'))).toBeLessThan(w0);
   const w1 = Number(await bar.getAttribute('data-window'));
   const p1 = await position(page);
+  // The time under the pointer belonged to the old window: it goes, and comes back on a move.
+  await expect(page.getByTestId('hover-time')).toHaveText('');
+  await page.mouse.move(xa, y);
+  await expect(page.getByTestId('hover-time')).not.toHaveText('');
+  // Off the chart again: the legend reads the window's right edge, not the pointer's time.
+  await page.mouse.move(0, 0);
+  await expect(page.getByTestId('hover-time')).toHaveText('');
   expect(Math.abs(w1 - (timeAt(xb) - timeAt(xa)))).toBeLessThanOrEqual(2 * msPerPx);
   // The window ends at the drag's right end, snapped to the 10 s sampling grid.
   expect(Math.abs(p1 - timeAt(xb))).toBeLessThanOrEqual(5000 + 2 * msPerPx);

@@ -47,7 +47,7 @@ function Header() {
 function HoverReadout() {
   const zone = useZone();
   const t = useHover((h) => h.timeMs);
-  return <span className="hover-readout" data-testid="hover-time">{t === undefined ? '' : formatClock(t, zone)}</span>;
+  return <span className="hover-readout" data-testid="hover-time" title="Time under the pointer">{t === undefined ? '' : formatClock(t, zone)}</span>;
 }
 
 export function App() {

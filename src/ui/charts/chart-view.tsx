@@ -161,7 +161,10 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
           const clamp = (x: number): number => Math.min(area.left + area.width, Math.max(area.left, x));
           const a = surface.timeAt(clamp(Math.min(drag.x0, x1)));
           const b = surface.timeAt(clamp(Math.max(drag.x0, x1)));
-          if (Number.isFinite(a) && Number.isFinite(b)) dash().zoomedTo(a, b);
+          if (!Number.isFinite(a) || !Number.isFinite(b)) return;
+          dash().zoomedTo(a, b);
+          // The time under the pointer was the old window's: it is read again at the next move.
+          setHover({ timeMs: undefined, chartId: undefined });
         }}
         onPointerLeave={() => {
           setDrag(null);
