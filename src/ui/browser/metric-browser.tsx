@@ -9,6 +9,7 @@ import type { EngineError, MetricDetails } from '../../workers/engine-types';
 import { buildTree, searchRows, visibleRows, type Row } from './pmns-tree';
 import { VirtualList } from './virtual-list';
 import { addPlotsChecked } from '../charts/add-plots';
+import { NEW_CHART_TITLE } from '../state/model';
 
 const ROW = 22;
 const NO_NAMES: readonly string[] = [];
@@ -82,6 +83,18 @@ export function MetricBrowser() {
     instances: picked.size > 0 ? { kind: 'list' as const, names: [...picked] } : { kind: 'all' as const },
   });
 
+  // A chart of its own for the metric; the current chart when it is still empty (just made by
+  // "+ Chart"), which would otherwise stay behind with "No metrics yet".
+  const newChart = (name: string): void => {
+    const plot = plotFor(name);
+    if (currentChart && currentChart.plots.length === 0) {
+      if (currentChart.title === NEW_CHART_TITLE || currentChart.title === '') dash().changedChart(currentChart.id, { title: name });
+      dash().addedPlots(currentChart.id, [plot]);
+      return;
+    }
+    dash().addedChart({ title: name, style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, plots: [plot], hidden: [] });
+  };
+
   if (!source) return <div className="browser empty" data-testid="metric-browser">Open an archive or host to browse its metrics.</div>;
   return (
     <div className="browser" data-testid="metric-browser">
@@ -101,7 +114,7 @@ export function MetricBrowser() {
             data-testid="pmns-row"
             data-path={r.path}
             onClick={() => toggle(r)}
-            onDoubleClick={() => r.leaf && dash().addedChart({ title: r.path, style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, plots: [plotFor(r.path)], hidden: [] })}
+            onDoubleClick={() => r.leaf && newChart(r.path)}
           >
             {r.leaf ? '•' : r.expanded ? '▾' : '▸'} {r.label}
           </button>
@@ -134,7 +147,7 @@ export function MetricBrowser() {
               )}
               {details.help && <pre className="help">{details.help}</pre>}
               <div className="open-row">
-                <button type="button" data-testid="add-new-chart" onClick={() => dash().addedChart({ title: details.name, style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, plots: [plotFor(details.name)], hidden: [] })}>
+                <button type="button" data-testid="add-new-chart" onClick={() => newChart(details.name)}>
                   New chart
                 </button>
                 <button type="button" data-testid="add-to-chart" disabled={!currentChart} title={currentChart ? `Add to “${currentChart.title}”` : 'Click a chart first'} onClick={() => currentChart && void addPlotsChecked(currentChart, [plotFor(details.name)])}>

@@ -11,6 +11,7 @@ import { archiveWishes, isLiveChart, plotsBySource, type ChartWindow } from './u
 import { liveHub } from '../series/live-hub';
 import { seriesCache } from '../series/series-cache';
 import { PLOT_LEFT, PLOT_RIGHT } from './chart-option';
+import { NEW_CHART_TITLE } from '../state/model';
 
 export function TabBar() {
   const tabs = useDash((s) => s.tabs);
@@ -19,11 +20,25 @@ export function TabBar() {
   // The strip scrolls sideways when the tabs outgrow it: the tab on screen is kept in view
   // (a newly opened source's tab is the last one, past the strip's edge).
   const nav = useRef<HTMLElement>(null);
+  // Which ends hide tabs: the strip fades there, so a user sees there is more to scroll to.
+  const [more, setMore] = useState({ left: false, right: false });
+  const measure = useCallback((): void => {
+    const n = nav.current;
+    if (!n) return;
+    const left = n.scrollLeft > 1;
+    const right = n.scrollLeft + n.clientWidth < n.scrollWidth - 1;
+    setMore((m) => (m.left === left && m.right === right ? m : { left, right }));
+  }, []);
   useLayoutEffect(() => {
     nav.current?.querySelector('.tab.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  }, [active, tabs.length]);
+    measure();
+  }, [active, tabs.length, measure]);
+  useLayoutEffect(() => {
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [measure]);
   return (
-    <nav className="tabs" data-testid="tabs" ref={nav}>
+    <nav className="tabs" data-testid="tabs" ref={nav} onScroll={measure} data-more-left={more.left} data-more-right={more.right}>
       {tabs.map((t) => (
         <div key={t.id} className={t.id === active ? 'tab active' : 'tab'} data-testid="tab">
           {renaming === t.id ? (
@@ -35,7 +50,7 @@ export function TabBar() {
         </div>
       ))}
       <button type="button" className="tab-add" title="New tab" data-testid="add-tab" onClick={() => dash().addedTab(`Tab ${tabs.length + 1}`)}>+ Tab</button>
-      <button type="button" className="tab-add" title="New empty chart" data-testid="add-chart" onClick={() => { const id = dash().addedChart({ title: 'New chart', style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, plots: [], hidden: [] }); dash().openedEditor(id); }}>+ Chart</button>
+      <button type="button" className="tab-add" title="New empty chart" data-testid="add-chart" onClick={() => { const id = dash().addedChart({ title: NEW_CHART_TITLE, style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, plots: [], hidden: [] }); dash().openedEditor(id); }}>+ Chart</button>
     </nav>
   );
 }

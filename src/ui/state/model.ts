@@ -47,6 +47,9 @@ export interface SourceEntry {
 
 /** pmchart's chart styles; 'stacked-area' is pmchart's "stacking". */
 export type ChartStyle = 'line' | 'area' | 'stacked-area' | 'bar' | 'stacked-bar' | 'utilization' | 'heatmap';
+/** The title "+ Chart" gives an empty chart; the metric browser's first metric replaces it. */
+export const NEW_CHART_TITLE = 'New chart';
+
 export const CHART_STYLES: readonly ChartStyle[] = ['line', 'area', 'stacked-area', 'bar', 'stacked-bar', 'utilization', 'heatmap'];
 
 export type YScale = { readonly mode: 'auto' } | { readonly mode: 'fixed'; readonly min: number; readonly max: number };
