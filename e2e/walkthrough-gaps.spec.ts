@@ -48,6 +48,11 @@ test.describe('tab strip', () => {
     const box = await last.boundingBox();
     expect((box?.x ?? Infinity) + (box?.width ?? 0)).toBeLessThanOrEqual((strip?.x ?? 0) + (strip?.width ?? 0) + 1);
     expect(box?.x ?? -1).toBeGreaterThanOrEqual(strip?.x ?? 0);
+    // The strip fades at the end that hides tabs, a hint that it scrolls.
+    await expect(page.getByTestId('tabs')).toHaveAttribute('data-more-left', 'true');
+    await page.getByTestId('tabs').evaluate((n) => n.scrollTo({ left: 0 }));
+    await expect(page.getByTestId('tabs')).toHaveAttribute('data-more-right', 'true');
+    await expect(page.getByTestId('tabs')).toHaveAttribute('data-more-left', 'false');
   });
 });
 
@@ -135,6 +140,8 @@ test('a legend without a value at the position says "no value" alone, without un
 test("the archive exported from two joined archives has a file name the PCP tools take unquoted, and pmlogcheck passes it", async ({ page }) => {
   await openDemo(page);
   await dropFiles(page, [...archive('20180415.09.16'), ...archive('20180416.10.00')]);
+  // The demo is ready at once: wait for the dropped set itself, which then replaces it.
+  await expect(page.locator('[data-testid="source"][data-status="ready"][data-label^="20180415.09.16"]')).toHaveCount(1, { timeout: 60_000 });
   await expect(page.locator('[data-testid="source"][data-status="ready"]')).toHaveCount(1, { timeout: 60_000 });
   await page.getByTestId('range-picker').click();
   await page.getByTestId('range-last-15min').click();
@@ -184,4 +191,21 @@ test('a standard view opened again, or for a second host, gets a tab name of its
   expect(cpu).toHaveLength(3);
   const hosts = [execFileSync('pmdumplog', ['-L', `${QA}/20180416.10.00`], { encoding: 'utf8' }), execFileSync('pmdumplog', ['-L', `${QA}/20180102`], { encoding: 'utf8' })].map((l) => /host (\S+)/.exec(l)?.[1] ?? '?');
   expect(cpu.slice(1).every((n) => hosts.some((h) => n.includes(`· ${h}`)))).toBe(true);
+});
+
+test('"+ Chart", then "New chart" in the metric browser: the empty chart takes the metric instead of staying behind empty', async ({ page }) => {
+  await openDemo(page);
+  await dropReady(page, '20180416.10.00', archive('20180416.10.00'));
+  const charts = page.getByTestId('chart');
+  await expect.poll(() => charts.count()).toBeGreaterThan(0);
+  const before = await charts.count();
+  await page.getByTestId('add-chart').click();
+  await expect(charts).toHaveCount(before + 1);
+  await page.getByTestId('metric-search').fill('kernel.all.load');
+  await page.locator('[data-testid="pmns-row"][data-path="kernel.all.load"]').click();
+  await page.getByTestId('metric-details').getByTestId('add-new-chart').click();
+  await expect(charts.filter({ hasText: 'kernel.all.load' })).toHaveCount(1);
+  await expect(charts).toHaveCount(before + 1);
+  await expect(charts.filter({ hasText: 'No metrics yet' })).toHaveCount(0);
+  await expect(charts.filter({ hasText: 'kernel.all.load' }).getByTestId('legend-value').first()).toHaveAttribute('data-value', /\d/, { timeout: 30_000 });
 });

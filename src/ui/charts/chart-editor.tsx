@@ -122,7 +122,7 @@ function PlotRow({ chart, plot, shown }: { chart: ChartSpec; plot: PlotSpec; sho
           ))}
         </div>
       )}
-      <input aria-label="legend" placeholder="legend (%i %m …)" value={plot.legend ?? ''} onChange={(e) => dash().changedPlot(chart.id, plot.id, { legend: e.target.value || undefined })} />
+      <input aria-label="legend" placeholder="legend" title="Legend text, as pmchart's: %i short instance, %I instance, %h/%H host, %m/%M metric" value={plot.legend ?? ''} onChange={(e) => dash().changedPlot(chart.id, plot.id, { legend: e.target.value || undefined })} />
       <PlotColors chart={chart} plot={plot} shown={shown} />
       <button type="button" title="Remove plot" onClick={() => dash().removedPlot(chart.id, plot.id)}>✕</button>
     </li>
@@ -161,7 +161,7 @@ function DerivedInput({ chart }: { chart: ChartSpec }) {
     <div className="derived" data-testid="derived">
       <div className="panel-title">Derived metric</div>
       <input aria-label="derived name" placeholder="name (e.g. my.busy)" value={name} onChange={(e) => setName(e.target.value)} />
-      <input aria-label="derived expression" data-testid="derived-expr" className="mono" placeholder="expression, e.g. 100 * kernel.all.cpu.user / hinv.ncpu" value={expr} onChange={(e) => setExpr(e.target.value)} />
+      <input aria-label="derived expression" data-testid="derived-expr" className="mono" placeholder="e.g. kernel.all.cpu.user / hinv.ncpu" title="A derived metric expression, in pmRegisterDerived's language" value={expr} onChange={(e) => setExpr(e.target.value)} />
       {check && !check.ok && (
         // The caret lines keep their columns (and may scroll); the message wraps below them, so a
         // narrow editor never cuts it off.
