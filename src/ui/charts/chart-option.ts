@@ -6,10 +6,9 @@
 // Data goes in as interleaved Float64Arrays [x0, y0, x1, y1, …] (ECharts' typed-array
 // source, no per-point objects). X values are timestamps shifted into the display zone and
 // drawn as UTC, so axis labels show that zone's wall clock.
-import type { ChartStyle } from '../state/model';
 import type { ChartData, DisplaySeries } from './chart-series';
 import type { ChartOption, SeriesOption } from './echarts';
-import type { YAxisScale } from './y-scale';
+import type { StripInput } from './strip-shapes';
 import { shiftMs, type DisplayZone } from '../time/zone';
 import { LIGHT_CHART, type ChartColors } from '../theme/theme';
 
@@ -20,16 +19,9 @@ export const STRIP_BOTTOM = 4;
 export const PLOT_LEFT = 64;
 export const PLOT_RIGHT = 18;
 
-export interface OptionInput {
+/** A strip's placement input (strip-shapes.ts), with the whole data and the theme's colours. */
+export interface OptionInput extends StripInput {
   readonly data: ChartData;
-  readonly style: ChartStyle;
-  readonly y: YAxisScale;
-  /** The right axis, when the chart has plots of a second kind of units. */
-  readonly y2?: YAxisScale;
-  readonly zone: DisplayZone;
-  /** The strip's range in epoch ms (wider than the visible window). */
-  readonly r0Ms: number;
-  readonly r1Ms: number;
   /** Axis and outline colours of the theme (light when absent). */
   readonly colors?: ChartColors;
 }

@@ -8,13 +8,15 @@ import { shiftMs, type DisplayZone } from '../time/zone';
 import type { DisplaySeries } from './chart-series';
 import type { YAxisScale } from './y-scale';
 
-/** What the placement reads of a strip's OptionInput (chart-option.ts). */
+/** What placing a strip's series reads: the part of a chart's OptionInput (chart-option.ts) without the theme. */
 export interface StripInput {
   readonly data: { readonly series: readonly DisplaySeries[] };
   readonly style: ChartStyle;
   readonly y: YAxisScale;
+  /** The right axis, when the chart has plots of a second kind of units. */
   readonly y2?: YAxisScale;
   readonly zone: DisplayZone;
+  /** The strip's range in epoch ms (wider than the visible window). */
   readonly r0Ms: number;
   readonly r1Ms: number;
 }
