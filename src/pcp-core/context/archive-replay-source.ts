@@ -113,9 +113,7 @@ class VolumeReads {
     // A length word no record has (a damaged volume) is read as before, not held in a span.
     if (to <= from || offset < from || end > to || to - from > MAX_AFTER) return undefined;
     this.prefetch(from, to);
-    const s = this.covering(offset, end);
-    if (s) s.used = true;
-    return s;
+    return this.covering(offset, end);
   }
 
   /** A forward pass of about `length` bytes from `offset` follows (ByteSource.startPass). */
