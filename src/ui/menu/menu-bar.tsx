@@ -3,7 +3,7 @@
 // visible window as PCP archives), Share (a link that reproduces the screen) and the theme.
 // Plain buttons: every item is reachable with Tab, opens with Enter or Space, Escape closes
 // the open menu and returns focus to its button.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { getEngine } from '../engine-client';
 import { exportArchives, exportCsv, exportPng } from '../export/export-actions';
 import { startRecording, stopRecordings, useRecordings } from '../export/record-actions';
@@ -14,6 +14,7 @@ import { forgetDerivedConfigs, loadDerivedConfig } from '../sources/derived-conf
 import { useZone } from '../time/use-zone';
 import { loadStandardView, openViewFile, saveView } from '../views/view-actions';
 import { NoticesList } from './notices-list';
+import { usePopup } from './use-popup';
 
 interface MenuProps {
   readonly label: string;
@@ -25,32 +26,23 @@ function Menu({ label, testId, children, className }: MenuProps & { className?: 
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: PointerEvent): void => {
-      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onDown);
-    return () => document.removeEventListener('pointerdown', onDown);
-  }, [open]);
   // Closing from inside the menu gives focus back to its button (keyboard users stay put).
   const [refocus, setRefocus] = useState(0);
   useEffect(() => {
     if (refocus > 0) button.current?.focus();
   }, [refocus]);
+  const closeQuietly = useCallback(() => setOpen(false), []);
   const close = (): void => {
     setOpen(false);
     setRefocus((n) => n + 1);
   };
+  const onEscape = usePopup(open, root, closeQuietly, close);
   return (
     <div
       className="menu"
       ref={root}
       onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
-          e.stopPropagation();
-          close();
-        }
+        onEscape(e);
         // Space and arrows are the time bar's shortcuts page-wide; on a menu button they must
         // do what they do on any button (activate, move), not play the archive.
         if (e.key === ' ' || e.key.startsWith('Arrow') || e.key === 'Home' || e.key === 'End') e.stopPropagation();

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { dash, useDash } from '../store';
 import type { SourceEntry } from '../state/model';
 import type { EngineError } from '../../workers/engine-types';
+import { connectionText } from '../sources/connection-text';
 import { dismiss, useNotices } from './notices';
 import './notices.css';
 
@@ -53,8 +54,7 @@ function sourceItems(sources: readonly SourceEntry[]): Item[] {
     }
     const c = s.connection;
     if (s.status === 'ready' && c && c.state !== 'connected' && c.state !== 'closed') {
-      const retry = c.state === 'reconnecting' && c.retryInMs !== undefined ? `; retrying in ${Math.ceil(c.retryInMs / 1000)} s (attempt ${c.attempts ?? 1})` : '';
-      out.push({ key: `${s.id}:connection`, kind: 'warning', sourceId: s.id, text: `Live ${name}: ${c.state}${retry}`, details: c.error ? detailsOf(c.error) : undefined });
+      out.push({ key: `${s.id}:connection`, kind: 'warning', sourceId: s.id, text: `Live ${name}: ${connectionText(c)}`, details: c.error ? detailsOf(c.error) : undefined });
     }
     for (const [i, w] of (s.status === 'ready' ? (s.summary?.warnings ?? []) : []).entries()) {
       out.push({ key: `${s.id}:warning${i}`, kind: 'warning', sourceId: s.id, text: sentence(name, w), details: detailsOf(w) });

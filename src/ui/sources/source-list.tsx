@@ -7,6 +7,7 @@ import './sources.css';
 import type { SourceEntry } from '../state/model';
 import { formatCtime, type DisplayZone } from '../time/zone';
 import { bridgeUrlFor, PMCD_PORT } from './bridge-url';
+import { connectionText } from './connection-text';
 import { closeSource, openFiles, openLive, openUrl, pickFolder, selectSource } from './open-sources';
 import { readPicked } from './read-drop';
 import { alignStartOffset, formatOffset, offsetText, parseOffset } from './time-shift';
@@ -119,8 +120,7 @@ function SourceRow({ s, current, zone, others }: { s: SourceEntry; current: bool
       {shifting && <ShiftEditor s={s} others={others} close={() => setShifting(false)} />}
       {s.connection && (
         <div className={`connection ${s.connection.state}`} data-testid="connection" data-state={s.connection.state}>
-          {s.connection.state}
-          {s.connection.state === 'reconnecting' && s.connection.retryInMs !== undefined && ` (retry in ${Math.ceil(s.connection.retryInMs / 1000)} s, attempt ${s.connection.attempts ?? 1})`}
+          {connectionText(s.connection)}
         </div>
       )}
       {/* Errors and warnings are told once, in the notification area (menu/notices-list.tsx). */}

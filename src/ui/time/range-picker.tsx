@@ -4,10 +4,11 @@
 // engine parses them with the core's pmParseHighResTimeWindow against the archive's bounds
 // and zone, so what works in `pmval -S` works here, and a bad entry shows libpcp's own
 // message (the text, a caret under the problem, the reason). Next to it, zoom back and reset.
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { getEngine, asEngineError, describeError } from '../engine-client';
 import { dash, useDash, useDashShallow } from '../store';
 import { focusBounds } from '../state/time-slice';
+import { usePopup } from '../menu/use-popup';
 import { formatCtime, zoneTz, type DisplayZone } from './zone';
 import './time-bar.css';
 
@@ -61,25 +62,16 @@ export function RangePicker({ zone }: { zone: DisplayZone }) {
   // Like the header menus: a click elsewhere or Escape closes it, so it never stays over the charts.
   const root = useRef<HTMLSpanElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!open) return undefined;
-    const onDown = (e: PointerEvent): void => {
-      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onDown);
-    return () => document.removeEventListener('pointerdown', onDown);
-  }, [open]);
+  const closeQuietly = useCallback(() => setOpen(false), []);
+  const onEscape = usePopup(open, root, closeQuietly, () => {
+    setOpen(false);
+    button.current?.focus();
+  });
   return (
     <span
       className="range-picker"
       ref={root}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
-          e.stopPropagation();
-          setOpen(false);
-          button.current?.focus();
-        }
-      }}
+      onKeyDown={onEscape}
     >
       <button ref={button} type="button" data-testid="range-picker" aria-expanded={open} disabled={!have} title="Time range (PCP time syntax: @ 10:30, +1h, -30min)" onClick={() => { setOpen(!open); setError(undefined); }}>
         {label}
