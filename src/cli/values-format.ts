@@ -124,6 +124,10 @@ export interface TableInfo {
   readonly raw: boolean;
 }
 
+/** TableBuilder's first capacities: rows (and entries), and bytes of cell and time text. */
+const INITIAL_ROWS = 16;
+const INITIAL_BYTES = 256;
+
 /** JavaScript's trimEnd whitespace among ASCII bytes: tab, line feed, VT, form feed, CR, space. */
 function isAsciiSpace(b: number): boolean {
   return b === 32 || (b >= 9 && b <= 13);
@@ -146,15 +150,18 @@ export class TableBuilder {
   /** The semantics printreal is given: a rate's is a counter's. */
   private readonly sem: number[];
   /** Row k's time is bytes [timeAt[k], timeAt[k+1]) of `timeBytes`. */
-  private readonly timeBytes = new ByteWriter(1 << 16);
-  private timeAt = new Int32Array(1025);
+  // Every buffer starts small: it grows several times in the first few hundred samples,
+  // before V8 optimizes add(), so the growth paths are compiled with it rather than
+  // deoptimizing it when first reached later.
+  private readonly timeBytes = new ByteWriter(INITIAL_BYTES);
+  private timeAt = new Int32Array(INITIAL_ROWS + 1);
   /** Row k's entries are [rowStart[k], rowStart[k+1]) of entryMetric/entryCol/entryAt. */
-  private rowStart = new Int32Array(1025);
-  private entryMetric = new Int32Array(4096);
-  private entryCol = new Int32Array(4096);
+  private rowStart = new Int32Array(INITIAL_ROWS + 1);
+  private entryMetric = new Int32Array(INITIAL_ROWS);
+  private entryCol = new Int32Array(INITIAL_ROWS);
   /** Entry e's text is bytes [entryAt[e], entryAt[e+1]) of `cellBytes`. */
-  private entryAt = new Int32Array(4096);
-  private readonly cellBytes = new ByteWriter(1 << 16);
+  private entryAt = new Int32Array(INITIAL_ROWS);
+  private readonly cellBytes = new ByteWriter(INITIAL_BYTES);
   /** Texts that are not ASCII, by entry (cells) and by row (times); their bytes are empty. */
   private readonly wideCell = new Map<number, string>();
   private readonly wideTime = new Map<number, string>();
@@ -172,6 +179,11 @@ export class TableBuilder {
     this.colInst = metrics.map((): number[] => []);
     this.floating = metrics.map((m) => m.rate || m.desc.type === PM_TYPE_FLOAT || m.desc.type === PM_TYPE_DOUBLE);
     this.sem = metrics.map((m) => (m.rate ? PM_SEM_COUNTER : m.desc.sem));
+  }
+
+  /** A batch of samples, in order. */
+  addAll(samples: readonly Sample[]): void {
+    for (let i = 0; i < samples.length; i++) this.add(samples[i]);
   }
 
   add(s: Sample): void {
@@ -232,6 +244,56 @@ export class TableBuilder {
     return this.wideTime.get(k) ?? asciiText(this.timeBytes.current(), this.timeAt[k], this.timeAt[k + 1]);
   }
 
+  /** Row k's widths: global column numbers of its entries into `global`, each column's first
+   *  entry (stamped with k) widening `widths`. */
+  private measureRow(k: number, colAt: readonly Int32Array[], global: Int32Array, stamp: Int32Array, widths: Int32Array): void {
+    const end = this.rowStart[k + 1];
+    for (let e = this.rowStart[k]; e < end; e++) {
+      const c = (global[e] = colAt[this.entryMetric[e]][this.entryCol[e]]);
+      if (stamp[c] === k) continue;
+      stamp[c] = k;
+      const len = this.wideCell.size > 0 ? this.cellLength(e) : this.entryAt[e + 1] - this.entryAt[e];
+      if (len > widths[c]) widths[c] = len;
+    }
+  }
+
+  /** Row k's entry per column into `cur`: its first, or -1 ("?") when the sample lacks it. */
+  private rowEntries(k: number, global: Int32Array, stamp: Int32Array, cur: Int32Array): void {
+    const end = this.rowStart[k + 1];
+    for (let e = this.rowStart[k]; e < end; e++) {
+      const c = global[e];
+      if (stamp[c] === k) continue;
+      stamp[c] = k;
+      cur[c] = e;
+    }
+    for (let c = 0; c < cur.length; c++) if (stamp[c] !== k) cur[c] = -1;
+  }
+
+  /**
+   * An all-ASCII row as line() builds it, from byte `start` of `buf` (room reserved for the
+   * widest row): the time padded on the right, each cell on the left after two spaces,
+   * trailing white space trimmed, a newline. Returns the end.
+   */
+  private writeRow(buf: Uint8Array, start: number, k: number, cur: Int32Array, widths: Int32Array, tw: number, cells: Uint8Array, times: Uint8Array): number {
+    let p = start;
+    const t0 = this.timeAt[k];
+    const t1 = this.timeAt[k + 1];
+    for (let i = t0; i < t1; i++) buf[p++] = times[i];
+    for (let i = t1 - t0; i < tw; i++) buf[p++] = 32;
+    const entryAt = this.entryAt;
+    for (let c = 0; c < cur.length; c++) {
+      const e = cur[c];
+      const a = e < 0 ? 0 : entryAt[e];
+      const b = e < 0 ? 1 : entryAt[e + 1];
+      for (let i = 2 + widths[c] - (b - a); i > 0; i--) buf[p++] = 32;
+      if (e < 0) buf[p++] = 63; // '?'
+      else for (let i = a; i < b; i++) buf[p++] = cells[i];
+    }
+    while (p > start && isAsciiSpace(buf[p - 1])) p--;
+    buf[p++] = 10;
+    return p;
+  }
+
   /** The whole table (columns are known once every sample is in). */
   finish(info: TableInfo): string {
     const metrics = this.metrics;
@@ -261,18 +323,14 @@ export class TableBuilder {
     // A row shows an instance's first value only (a set could name an instance twice).
     const global = new Int32Array(this.entries);
     const stamp = new Int32Array(ncols).fill(-1);
-    for (let k = 0; k < rows; k++) {
-      for (let e = this.rowStart[k]; e < this.rowStart[k + 1]; e++) {
-        const c = (global[e] = colAt[this.entryMetric[e]][this.entryCol[e]]);
-        if (stamp[c] === k) continue;
-        stamp[c] = k;
-        const len = this.cellLength(e);
-        if (len > widths[c]) widths[c] = len;
-      }
-    }
+    const w = new Int32Array(widths);
+    // Row by row in small methods: each is compiled once it is hot, a few hundred rows in,
+    // where one loop over the whole table waits for on-stack replacement in baseline code.
+    for (let k = 0; k < rows; k++) this.measureRow(k, colAt, global, stamp, w);
+    for (let c = 0; c < ncols; c++) widths[c] = w[c];
     let tw = 4;
     for (let k = 0; k < rows; k++) {
-      const len = this.wideTime.get(k)?.length ?? this.timeAt[k + 1] - this.timeAt[k];
+      const len = this.wideTime.size > 0 ? (this.wideTime.get(k)?.length ?? this.timeAt[k + 1] - this.timeAt[k]) : this.timeAt[k + 1] - this.timeAt[k];
       if (len > tw) tw = len;
     }
     const line = (first: string, cells: readonly string[]): string => {
@@ -287,46 +345,21 @@ export class TableBuilder {
     const cells = this.cellBytes.current();
     const times = this.timeBytes.current();
     let rowBytes = tw + 1;
-    for (const w of widths) rowBytes += 2 + w;
+    for (const width of widths) rowBytes += 2 + width;
     const out = new ByteWriter(head.length + rows * rowBytes);
     out.bytes(head);
     // One row's entries, reused: -1 ("?") unless the sample has the instance.
     const cur = new Int32Array(ncols);
     stamp.fill(-1);
     for (let k = 0; k < rows; k++) {
-      for (let e = this.rowStart[k]; e < this.rowStart[k + 1]; e++) {
-        const c = global[e];
-        if (stamp[c] === k) continue;
-        stamp[c] = k;
-        cur[c] = e;
-      }
-      for (let c = 0; c < ncols; c++) if (stamp[c] !== k) cur[c] = -1;
-      if (this.wideRows.has(k)) {
+      this.rowEntries(k, global, stamp, cur);
+      if (this.wideRows.size > 0 && this.wideRows.has(k)) {
         const texts: string[] = [];
         for (let c = 0; c < ncols; c++) texts.push(cur[c] < 0 ? '?' : this.cellText(cur[c]));
         out.bytes(encoder.encode(line(this.timeText(k), texts) + '\n'));
         continue;
       }
-      // As line() builds it: the time padded on the right, each cell on the left after two
-      // spaces, trailing white space trimmed; byte by byte into room for the widest row.
-      const buf = out.reserve(rowBytes);
-      const start = out.length;
-      let p = start;
-      const t0 = this.timeAt[k];
-      const t1 = this.timeAt[k + 1];
-      for (let i = t0; i < t1; i++) buf[p++] = times[i];
-      for (let i = t1 - t0; i < tw; i++) buf[p++] = 32;
-      for (let c = 0; c < ncols; c++) {
-        const e = cur[c];
-        const a = e < 0 ? 0 : this.entryAt[e];
-        const b = e < 0 ? 1 : this.entryAt[e + 1];
-        for (let i = 2 + widths[c] - (b - a); i > 0; i--) buf[p++] = 32;
-        if (e < 0) buf[p++] = 63; // '?'
-        else for (let i = a; i < b; i++) buf[p++] = cells[i];
-      }
-      while (p > start && isAsciiSpace(buf[p - 1])) p--;
-      buf[p++] = 10;
-      out.length = p;
+      out.length = this.writeRow(out.reserve(rowBytes), out.length, k, cur, w, tw, cells, times);
     }
     return new TextDecoder().decode(out.current());
   }

@@ -98,25 +98,7 @@ export async function* sampleBatches(ctx: Context, metrics: readonly SampledMetr
     // A live context that reconnected since the previous sample: no rate across the two
     // connections (Result.epoch), as pmval, whose fetch fails first, never makes one.
     if (prev && !sameEpoch(prev, result)) prev = undefined;
-    const values: (readonly [number, SampleValue])[][] = [];
-    for (let j = 0; j < metrics.length; j++) {
-      const m = metrics[j];
-      const set = result.sets[j];
-      const out: [number, SampleValue][] = [];
-      values.push(out);
-      if (!set || set.numval <= 0) continue;
-      if (!m.rate) {
-        for (let i = 0; i < set.numval; i++) out.push([set.inst[i], rawOutput(set.values[i], m.desc.type)]);
-        continue;
-      }
-      const pset = prev?.sets[j];
-      // The interval is the same for every instance: computed once per metric and sample.
-      const delta = prev && pset && pset.numval > 0 ? pmvalDeltaOfReals(scales[j], prevReal, real) : 0;
-      for (let i = 0; i < set.numval; i++) {
-        out.push([set.inst[i], pset && pset.numval > 0 ? rateOf(m, pset, set.inst[i], set.values[i], delta, plan.counterWrap) : null]);
-      }
-    }
-    batch.push({ time: result.timestamp, values });
+    batch.push({ time: result.timestamp, values: sampleValues(metrics, scales, result, prev, prevReal, real, plan.counterWrap) });
     prev = result;
     prevReal = real;
     if (batch.length >= limit) {
@@ -125,6 +107,35 @@ export async function* sampleBatches(ctx: Context, metrics: readonly SampledMetr
     }
   }
   if (batch.length > 0) yield batch;
+}
+
+/**
+ * One sample's values: raw, or as rates against the previous result (`prev`, taken at
+ * `prevReal` seconds; undefined on the first sample or across a reconnection). A function of
+ * its own, not the loop body of the generator above: called once per sample, V8 compiles it
+ * once it is hot, where a generator's loop runs in baseline code until the whole generator,
+ * with all it inlines, is compiled.
+ */
+function sampleValues(metrics: readonly SampledMetric[], scales: readonly number[], result: Result, prev: Result | undefined, prevReal: number, real: number, wrap: boolean): (readonly [number, SampleValue])[][] {
+  const values: (readonly [number, SampleValue])[][] = [];
+  for (let j = 0; j < metrics.length; j++) {
+    const m = metrics[j];
+    const set = result.sets[j];
+    const out: [number, SampleValue][] = [];
+    values.push(out);
+    if (!set || set.numval <= 0) continue;
+    if (!m.rate) {
+      for (let i = 0; i < set.numval; i++) out.push([set.inst[i], rawOutput(set.values[i], m.desc.type)]);
+      continue;
+    }
+    const pset = prev?.sets[j];
+    // The interval is the same for every instance: computed once per metric and sample.
+    const delta = prev && pset && pset.numval > 0 ? pmvalDeltaOfReals(scales[j], prevReal, real) : 0;
+    for (let i = 0; i < set.numval; i++) {
+      out.push([set.inst[i], pset && pset.numval > 0 ? rateOf(m, pset, set.inst[i], set.values[i], delta, wrap) : null]);
+    }
+  }
+  return values;
 }
 
 function rateOf(m: SampledMetric, pset: ValueSet, inst: number, v: AtomValue, delta: number, wrap: boolean): number | null {

@@ -304,6 +304,10 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     if (plan.archive) setFlagsFromString('--always-sparkplug');
     try {
       for await (const samples of sampleBatches(ctx, metrics, pmids, plan)) {
+        if (table) {
+          table.addAll(samples);
+          continue;
+        }
         for (const s of samples) {
           if (json || csvWriter) {
             batch += csvWriter ? csvWriter.line(s) : jsonSample(s) + '\n';
@@ -312,8 +316,6 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
           } else if (stream) {
             io.stdout(stream.add(s));
             if (io.drain) await io.drain();
-          } else {
-            table?.add(s);
           }
         }
       }
