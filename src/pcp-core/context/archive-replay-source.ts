@@ -23,6 +23,9 @@ const BEFORE_ENTRY = 32 * 1024;
 const AFTER_ENTRY = 128 * 1024;
 /** Bytes a span is extended by when a re-seek reads just past it (VolumeReads.extension). */
 const EXTEND = 128 * 1024;
+/** Bytes a span reaches back past the farthest a re-seek to the entry after t has read
+ *  (ReachBack): records of a burst differ in size from interval to interval. */
+const REACH_SLACK = 8 * 1024;
 /** However far apart the index entries are, a span reaches no further than this. */
 const MAX_BEFORE = 1024 * 1024;
 const MAX_AFTER = 2 * 1024 * 1024;
@@ -44,6 +47,16 @@ interface Span {
   readonly bytes: Promise<Uint8Array>;
   /** Replay has read from it: over budget, such spans go before those still to be used. */
   used: boolean;
+  /** For a re-seek to the index entry after t: that entry's offset (ReachBack). */
+  entryAfter?: number;
+}
+
+/**
+ * How far before the index entry after t re-seeks to it have read (the records holding the
+ * metrics' lower bounds), shared by a set's volumes: undefined until one has been seen.
+ */
+interface ReachBack {
+  bytes: number | undefined;
 }
 
 /**
@@ -56,14 +69,17 @@ interface Span {
 class VolumeReads {
   private readonly spans: Span[] = [];
 
-  constructor(private readonly source: ByteSource) {}
+  constructor(
+    private readonly source: ByteSource,
+    private readonly reach: ReachBack = { bytes: undefined },
+  ) {}
 
   get size(): number {
     return this.source.size;
   }
 
-  /** Starts reading [start, end) unless a span read ahead covers it. */
-  prefetch(start: number, end: number): void {
+  /** Starts reading [start, end) unless a span read ahead covers it; `entryAfter`: see Span. */
+  prefetch(start: number, end: number, entryAfter?: number): void {
     let from = Math.max(0, start);
     const to = Math.min(end, this.source.size);
     if (to <= from || this.covering(from, to)) return;
@@ -76,7 +92,7 @@ class VolumeReads {
       const [old] = this.spans.splice(Math.max(i, 0), 1);
       if (old) held -= old.end - old.start;
     }
-    const span: Span = { start: from, end: to, bytes: this.source.read(from, to - from), used: false };
+    const span: Span = { start: from, end: to, bytes: this.source.read(from, to - from), used: false, entryAfter };
     this.spans.push(span);
     // A failed read ahead is forgotten: the replay's own read of these bytes reports it.
     span.bytes.catch(() => {
@@ -112,7 +128,7 @@ class VolumeReads {
     to = Math.min(to, this.source.size);
     // A length word no record has (a damaged volume) is read as before, not held in a span.
     if (to <= from || offset < from || end > to || to - from > MAX_AFTER) return undefined;
-    this.prefetch(from, to);
+    this.prefetch(from, to, used.entryAfter);
     return this.covering(offset, end);
   }
 
@@ -127,6 +143,7 @@ class VolumeReads {
     const s = this.covering(offset, offset + length) ?? this.extension(offset, length);
     if (!s) return undefined;
     s.used = true;
+    if (s.entryAfter !== undefined && offset < s.entryAfter) this.reach.bytes = Math.max(this.reach.bytes ?? 0, s.entryAfter - offset);
     return s.bytes.then(
       (b) => b.subarray(offset - s.start, offset - s.start + length),
       () => this.source.read(offset, length),
@@ -164,6 +181,7 @@ export interface ArchiveReplay {
 
 export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
   const archives: ReplayArchive[] = [];
+  const reach: ReachBack = { bytes: undefined };
   const reads: Map<number, VolumeReads>[] = [];
   /** Per archive: its answers for volumes (undefined too: missing, bad label), kept. */
   const answers: Map<number, ReplayVolume | undefined | Promise<ReplayVolume | undefined>>[] = [];
@@ -171,7 +189,7 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     const volumes = new Map<number, ReplayVolume | undefined | Promise<ReplayVolume | undefined>>();
     const mine = new Map<number, VolumeReads>();
     const replayVolume = (v: number, source: ByteSource): ReplayVolume => {
-      const r = new VolumeReads(source);
+      const r = new VolumeReads(source, reach);
       mine.set(v, r);
       return { file: a.files.volumes.get(v), size: source.size, read: (offset, length) => r.read(offset, length), ahead: (offset, length) => r.ahead(offset, length), readAhead: async () => source.readAhead?.(0, source.size) };
     };
@@ -253,13 +271,22 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     // entry after hi (the span from the entry before the nearer one to the one after it
     // missed hi's record when the nearer one was lo: a 1 MiB block read in every other sample).
     // A record wanted just beyond the span extends it (VolumeReads.extension).
+    // Where the re-seek is to hi (t nearer it), it reads back from hi only as far as the
+    // lower bounds lie: on the grid the charts and pmchart use (the archive's start plus k
+    // steps, a few ms before each burst) one 15 KB record, then forwards the 180 KB one at
+    // hi, and the 180 KB record at lo was read ahead unused (half the bytes of the whole-
+    // archive Overview). So once a re-seek to hi has shown how far back it reads (ReachBack),
+    // such spans start that far (and BEFORE_ENTRY at least) before hi, never before lo.
     const { i, e, vol, offset: off } = hit;
     const sameVol = (k: number): boolean => k >= 0 && k < ix.length && ix.vol[k] === vol;
     const lo = compare({ sec: ix.sec[e], nsec: ix.nsec[e] }, at) <= 0 ? e : e - 1;
     const hi = lo + 1;
-    const start = sameVol(lo) ? Math.min(ix.offData[lo], off - BEFORE_ENTRY) : off - BEFORE_ENTRY;
+    const fromLo = sameVol(lo) ? Math.min(ix.offData[lo], off - BEFORE_ENTRY) : off - BEFORE_ENTRY;
+    const known = reach.bytes;
+    // Not at a volume's end, where the last burst may be cut short (pmlogextract -T).
+    const start = e === hi && known !== undefined && sameVol(hi + 1) ? Math.max(fromLo, off - Math.max(BEFORE_ENTRY, known + REACH_SLACK)) : fromLo;
     const end = Math.max(sameVol(hi) && sameVol(hi + 1) ? ix.offData[hi + 1] : 0, off + AFTER_ENTRY);
-    reads[i]?.get(vol)?.prefetch(Math.max(start, off - MAX_BEFORE), Math.min(end, off + MAX_AFTER));
+    reads[i]?.get(vol)?.prefetch(Math.max(start, off - MAX_BEFORE), Math.min(end, off + MAX_AFTER), e === hi ? off : undefined);
   };
   const prefetchPass = (from: Timestamp, to: Timestamp): void => {
     const a = entryAt(from);
@@ -281,6 +308,8 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     return { archive, fromVol };
   };
   const release = (): void => {
+    // The next view may want other metrics, whose lower bounds lie further back.
+    reach.bytes = undefined;
     for (const perArchive of reads) for (const r of perArchive.values()) r.release();
   };
   const append = async (files: ArchiveFiles): Promise<boolean> => {
