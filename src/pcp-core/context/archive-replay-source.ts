@@ -47,16 +47,31 @@ interface Span {
   readonly bytes: Promise<Uint8Array>;
   /** Replay has read from it: over budget, such spans go before those still to be used. */
   used: boolean;
-  /** For a re-seek to the index entry after t: that entry's offset (ReachBack). */
+  /** For a re-seek to the index entry after t: that entry's offset (ReachBack), and how
+   *  far before it the replay has read from this span. */
   entryAfter?: number;
+  readBack?: number;
 }
 
+/** Re-seeks to the entry after t whose reach back is remembered (ReachBack). */
+const REACH_SPANS = 8;
+
 /**
- * How far before the index entry after t re-seeks to it have read (the records holding the
- * metrics' lower bounds), shared by a set's volumes: undefined until one has been seen.
+ * The spans of the last REACH_SPANS re-seeks to the index entry after t that the replay has
+ * read from, shared by a set's volumes: how far back before that entry they read (the records
+ * holding the metrics' lower bounds). The last few, not all: near an archive's start a re-seek
+ * may read further back than any later one (metrics appearing, counters' first values).
  */
 interface ReachBack {
-  bytes: number | undefined;
+  readonly spans: Span[];
+}
+
+/** The farthest the remembered re-seeks have read back, or undefined before any. */
+function farthestBack(reach: ReachBack): number | undefined {
+  if (reach.spans.length === 0) return undefined;
+  let n = 0;
+  for (const s of reach.spans) n = Math.max(n, s.readBack ?? 0);
+  return n;
 }
 
 /**
@@ -71,7 +86,7 @@ class VolumeReads {
 
   constructor(
     private readonly source: ByteSource,
-    private readonly reach: ReachBack = { bytes: undefined },
+    private readonly reach: ReachBack = { spans: [] },
   ) {}
 
   get size(): number {
@@ -142,8 +157,12 @@ class VolumeReads {
   ahead(offset: number, length: number): Promise<Uint8Array> | undefined {
     const s = this.covering(offset, offset + length) ?? this.extension(offset, length);
     if (!s) return undefined;
+    if (s.entryAfter !== undefined) {
+      if (!s.used) this.reach.spans.push(s);
+      if (this.reach.spans.length > REACH_SPANS) this.reach.spans.shift();
+      if (offset < s.entryAfter) s.readBack = Math.max(s.readBack ?? 0, s.entryAfter - offset);
+    }
     s.used = true;
-    if (s.entryAfter !== undefined && offset < s.entryAfter) this.reach.bytes = Math.max(this.reach.bytes ?? 0, s.entryAfter - offset);
     return s.bytes.then(
       (b) => b.subarray(offset - s.start, offset - s.start + length),
       () => this.source.read(offset, length),
@@ -181,7 +200,7 @@ export interface ArchiveReplay {
 
 export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
   const archives: ReplayArchive[] = [];
-  const reach: ReachBack = { bytes: undefined };
+  const reach: ReachBack = { spans: [] };
   const reads: Map<number, VolumeReads>[] = [];
   /** Per archive: its answers for volumes (undefined too: missing, bad label), kept. */
   const answers: Map<number, ReplayVolume | undefined | Promise<ReplayVolume | undefined>>[] = [];
@@ -274,15 +293,17 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     // Where the re-seek is to hi (t nearer it), it reads back from hi only as far as the
     // lower bounds lie: on the grid the charts and pmchart use (the archive's start plus k
     // steps, a few ms before each burst) one 15 KB record, then forwards the 180 KB one at
-    // hi, and the 180 KB record at lo was read ahead unused (half the bytes of the whole-
-    // archive Overview). So once a re-seek to hi has shown how far back it reads (ReachBack),
-    // such spans start that far (and BEFORE_ENTRY at least) before hi, never before lo.
+    // hi, and the 180 KB record at lo was read ahead unused (half the bytes of a whole-
+    // archive view of CPU, disk, network and memory; the Overview's hinv.ncpu is logged in
+    // the 180 KB records only, so its re-seeks read that one too). So once re-seeks to hi
+    // have shown how far back they read (the last few: ReachBack), such spans start that far
+    // (and BEFORE_ENTRY at least) before hi, never before lo.
     const { i, e, vol, offset: off } = hit;
     const sameVol = (k: number): boolean => k >= 0 && k < ix.length && ix.vol[k] === vol;
     const lo = compare({ sec: ix.sec[e], nsec: ix.nsec[e] }, at) <= 0 ? e : e - 1;
     const hi = lo + 1;
     const fromLo = sameVol(lo) ? Math.min(ix.offData[lo], off - BEFORE_ENTRY) : off - BEFORE_ENTRY;
-    const known = reach.bytes;
+    const known = farthestBack(reach);
     // Not at a volume's end, where the last burst may be cut short (pmlogextract -T).
     const start = e === hi && known !== undefined && sameVol(hi + 1) ? Math.max(fromLo, off - Math.max(BEFORE_ENTRY, known + REACH_SLACK)) : fromLo;
     const end = Math.max(sameVol(hi) && sameVol(hi + 1) ? ix.offData[hi + 1] : 0, off + AFTER_ENTRY);
@@ -309,7 +330,7 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
   };
   const release = (): void => {
     // The next view may want other metrics, whose lower bounds lie further back.
-    reach.bytes = undefined;
+    reach.spans.length = 0;
     for (const perArchive of reads) for (const r of perArchive.values()) r.release();
   };
   const append = async (files: ArchiveFiles): Promise<boolean> => {
