@@ -232,36 +232,78 @@ async function playFrames(browser: Browser, url: string): Promise<MeasuredResult
   };
 }
 
+/** Where a Chromium thread's CPU is counted (threadGroup). */
+const THREAD_GROUPS = ['workers', 'page main', 'renderer other', 'browser I/O', 'other'] as const;
+type ThreadGroup = (typeof THREAD_GROUPS)[number];
+
+/**
+ * The group of a thread named `comm` in a process started with `cmdline`: the page's dedicated
+ * workers (engine, xz pool), the renderer's main thread (React, ECharts, layout, paint), the
+ * renderer's other threads (V8's JIT and GC helpers, its IPC thread, the compositor), the
+ * browser process's IPC thread and thread pool (which serve every Blob read), and the rest.
+ */
+function threadGroup(cmdline: string, comm: string): ThreadGroup {
+  if (cmdline.includes('--type=renderer')) {
+    if (comm.startsWith('DedicatedWorker')) return 'workers';
+    if (comm === 'chromium' || comm === 'CrRendererMain') return 'page main';
+    return 'renderer other';
+  }
+  if (!cmdline.includes('--type=') && (comm === 'Chrome_IOThread' || comm.startsWith('ThreadPool'))) return 'browser I/O';
+  return 'other';
+}
+
 /**
  * CPU time (user + system, ms) used so far by every descendant of this process (Chromium's
- * browser, renderer, GPU and utility processes; the idle `pmdash serve`): under a load that
- * stretches wall times, what the work itself cost.
+ * browser, renderer, GPU and utility processes; the idle `pmdash serve`), per thread group
+ * (threadGroup): under a load that stretches wall times, what the work itself cost, and where.
  */
-function descendantsCpuMs(): number {
+function descendantsCpu(): Map<ThreadGroup, number> {
   const children = new Map<number, number[]>();
-  const ticks = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ppid = Number(f[1]);
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-      ticks.set(Number(entry), Number(f[11]) + Number(f[12]));
     } catch {
       continue; // the process ended while being listed
     }
   }
-  let sum = 0;
+  const out = new Map<ThreadGroup, number>(THREAD_GROUPS.map((g) => [g, 0]));
+  const count = (pid: number): void => {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      for (const t of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const g = threadGroup(cmdline, comm);
+        // USER_HZ is 100 on Linux.
+        out.set(g, (out.get(g) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+      }
+    } catch {
+      return; // the process or thread ended while being read: its time is no longer ours to count
+    }
+  };
   const walk = (pid: number): void => {
     for (const c of children.get(pid) ?? []) {
-      sum += ticks.get(c) ?? 0;
+      count(c);
       walk(c);
     }
   };
   walk(process.pid);
-  // USER_HZ is 100 on Linux.
-  return sum * 10;
+  return out;
+}
+
+/** Every thread group's CPU in `b` less that in `a`. */
+function cpuSince(a: Map<ThreadGroup, number>, b: Map<ThreadGroup, number>): Map<ThreadGroup, number> {
+  return new Map(THREAD_GROUPS.map((g) => [g, (b.get(g) ?? 0) - (a.get(g) ?? 0)]));
+}
+
+function sumCpu(m: Map<ThreadGroup, number>): number {
+  let n = 0;
+  for (const v of m.values()) n += v;
+  return n;
 }
 
 /** pmchart's CPU time (user + system, ms; GNU time) exporting the view `args` name, median of 3; undefined when unavailable. */
@@ -317,14 +359,14 @@ async function drawWholeArchive(page: Page, url: string, files: readonly string[
   return (await drawWholeArchiveCpu(page, url, files)).ms;
 }
 
-/** drawWholeArchive, and the CPU time every Chromium process used meanwhile (descendantsCpuMs). */
-async function drawWholeArchiveCpu(page: Page, url: string, files: readonly string[]): Promise<{ ms: number; cpuMs: number }> {
+/** drawWholeArchive, and the CPU time every Chromium process used meanwhile, in all and per thread group (descendantsCpu). */
+async function drawWholeArchiveCpu(page: Page, url: string, files: readonly string[]): Promise<{ ms: number; cpuMs: number; byGroup: Map<ThreadGroup, number> }> {
   await page.goto(`${url}?empty`);
   await page.getByTestId('time-bar').waitFor();
   await timeDrop(page, files);
   await page.waitForFunction(() => document.querySelectorAll('.spinner').length === 0, undefined, { timeout: 120_000 });
   await page.getByTestId('range-picker').click();
-  const cpu0 = descendantsCpuMs();
+  const cpu0 = descendantsCpu();
   const ms = await page.evaluate(
     () =>
       new Promise<number>((resolve, reject) => {
@@ -347,7 +389,8 @@ async function drawWholeArchiveCpu(page: Page, url: string, files: readonly stri
         poll();
       }),
   );
-  return { ms, cpuMs: descendantsCpuMs() - cpu0 };
+  const byGroup = cpuSince(cpu0, descendantsCpu());
+  return { ms, cpuMs: sumCpu(byGroup), byGroup };
 }
 
 /** An archive's label start in epoch ms (pmdumplog -L), which places pmchart's -O. */
@@ -362,12 +405,14 @@ function labelStartMs(base: string): number {
 async function wholeArchive(browser: Browser, url: string, archive: BenchArchive): Promise<MeasuredResult> {
   const times: number[] = [];
   const cpus: number[] = [];
+  const groups = new Map<ThreadGroup, number[]>(THREAD_GROUPS.map((g) => [g, []]));
   let shape = { interval: NaN, window: NaN, position: NaN, start: NaN, charts: 0 };
   for (let i = 0; i < 3; i++) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    const { ms, cpuMs } = await drawWholeArchiveCpu(page, url, archive.files);
+    const { ms, cpuMs, byGroup } = await drawWholeArchiveCpu(page, url, archive.files);
     times.push(ms);
     cpus.push(cpuMs);
+    for (const [g, v] of byGroup) groups.get(g)?.push(v);
     const attr = async (n: string): Promise<number> => Number(await page.getByTestId('time-bar').getAttribute(n));
     shape = { interval: await attr('data-interval'), window: await attr('data-window'), position: await attr('data-position'), start: NaN, charts: await page.getByTestId('chart').count() };
     await page.close();
@@ -386,7 +431,8 @@ async function wholeArchive(browser: Browser, url: string, archive: BenchArchive
   }
   const nativeMs = native?.ms;
   // CPU time is what the work cost whatever the load: on a shared machine wall times stretch.
-  const cpu = `CPU: pmdash ${median(cpus).toFixed(0)} ms (every Chromium process, median), pmchart ${native?.cpuMs?.toFixed(0) ?? '?'} ms (user + system, median of 3); load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?'}`;
+  const perGroup = THREAD_GROUPS.map((g) => `${g} ${median(groups.get(g) ?? []).toFixed(0)}`).join(', ');
+  const cpu = `CPU: pmdash ${median(cpus).toFixed(0)} ms (every Chromium process, median; per thread group, medians: ${perGroup}), pmchart ${native?.cpuMs?.toFixed(0) ?? '?'} ms (user + system, median of 3); load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?'}`;
   return {
     name: archive.name,
     work: `"Whole archive" on ${archive.what}: ${shape.charts} Overview charts over ${(shape.window / 3_600_000).toFixed(2)} h at ${shape.interval / 1000} s (${points} points), until every chart shows values (native: pmchart -o of the Overview, same span and interval, -s/-v ${points}, under Xvfb). ${cpu}`,

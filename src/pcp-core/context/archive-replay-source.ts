@@ -23,6 +23,9 @@ const BEFORE_ENTRY = 32 * 1024;
 const AFTER_ENTRY = 128 * 1024;
 /** Bytes a span is extended by when a re-seek reads just past it (VolumeReads.extension). */
 const EXTEND = 128 * 1024;
+/** Bytes a span reaches back past the farthest a re-seek to the entry after t has read
+ *  (ReachBack): records of a burst differ in size from interval to interval. */
+const REACH_SLACK = 8 * 1024;
 /** However far apart the index entries are, a span reaches no further than this. */
 const MAX_BEFORE = 1024 * 1024;
 const MAX_AFTER = 2 * 1024 * 1024;
@@ -44,6 +47,31 @@ interface Span {
   readonly bytes: Promise<Uint8Array>;
   /** Replay has read from it: over budget, such spans go before those still to be used. */
   used: boolean;
+  /** For a re-seek to the index entry after t: that entry's offset (ReachBack), and how
+   *  far before it the replay has read from this span. */
+  entryAfter?: number;
+  readBack?: number;
+}
+
+/** Re-seeks to the entry after t whose reach back is remembered (ReachBack). */
+const REACH_SPANS = 8;
+
+/**
+ * The spans of the last REACH_SPANS re-seeks to the index entry after t that the replay has
+ * read from, shared by a set's volumes: how far back before that entry they read (the records
+ * holding the metrics' lower bounds). The last few, not all: near an archive's start a re-seek
+ * may read further back than any later one (metrics appearing, counters' first values).
+ */
+interface ReachBack {
+  readonly spans: Span[];
+}
+
+/** The farthest the remembered re-seeks have read back, or undefined before any. */
+function farthestBack(reach: ReachBack): number | undefined {
+  if (reach.spans.length === 0) return undefined;
+  let n = 0;
+  for (const s of reach.spans) n = Math.max(n, s.readBack ?? 0);
+  return n;
 }
 
 /**
@@ -56,14 +84,17 @@ interface Span {
 class VolumeReads {
   private readonly spans: Span[] = [];
 
-  constructor(private readonly source: ByteSource) {}
+  constructor(
+    private readonly source: ByteSource,
+    private readonly reach: ReachBack = { spans: [] },
+  ) {}
 
   get size(): number {
     return this.source.size;
   }
 
-  /** Starts reading [start, end) unless a span read ahead covers it. */
-  prefetch(start: number, end: number): void {
+  /** Starts reading [start, end) unless a span read ahead covers it; `entryAfter`: see Span. */
+  prefetch(start: number, end: number, entryAfter?: number): void {
     let from = Math.max(0, start);
     const to = Math.min(end, this.source.size);
     if (to <= from || this.covering(from, to)) return;
@@ -76,7 +107,7 @@ class VolumeReads {
       const [old] = this.spans.splice(Math.max(i, 0), 1);
       if (old) held -= old.end - old.start;
     }
-    const span: Span = { start: from, end: to, bytes: this.source.read(from, to - from), used: false };
+    const span: Span = { start: from, end: to, bytes: this.source.read(from, to - from), used: false, entryAfter };
     this.spans.push(span);
     // A failed read ahead is forgotten: the replay's own read of these bytes reports it.
     span.bytes.catch(() => {
@@ -112,7 +143,7 @@ class VolumeReads {
     to = Math.min(to, this.source.size);
     // A length word no record has (a damaged volume) is read as before, not held in a span.
     if (to <= from || offset < from || end > to || to - from > MAX_AFTER) return undefined;
-    this.prefetch(from, to);
+    this.prefetch(from, to, used.entryAfter);
     return this.covering(offset, end);
   }
 
@@ -126,6 +157,11 @@ class VolumeReads {
   ahead(offset: number, length: number): Promise<Uint8Array> | undefined {
     const s = this.covering(offset, offset + length) ?? this.extension(offset, length);
     if (!s) return undefined;
+    if (s.entryAfter !== undefined) {
+      if (!s.used) this.reach.spans.push(s);
+      if (this.reach.spans.length > REACH_SPANS) this.reach.spans.shift();
+      if (offset < s.entryAfter) s.readBack = Math.max(s.readBack ?? 0, s.entryAfter - offset);
+    }
     s.used = true;
     return s.bytes.then(
       (b) => b.subarray(offset - s.start, offset - s.start + length),
@@ -164,6 +200,7 @@ export interface ArchiveReplay {
 
 export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
   const archives: ReplayArchive[] = [];
+  const reach: ReachBack = { spans: [] };
   const reads: Map<number, VolumeReads>[] = [];
   /** Per archive: its answers for volumes (undefined too: missing, bad label), kept. */
   const answers: Map<number, ReplayVolume | undefined | Promise<ReplayVolume | undefined>>[] = [];
@@ -171,7 +208,7 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     const volumes = new Map<number, ReplayVolume | undefined | Promise<ReplayVolume | undefined>>();
     const mine = new Map<number, VolumeReads>();
     const replayVolume = (v: number, source: ByteSource): ReplayVolume => {
-      const r = new VolumeReads(source);
+      const r = new VolumeReads(source, reach);
       mine.set(v, r);
       return { file: a.files.volumes.get(v), size: source.size, read: (offset, length) => r.read(offset, length), ahead: (offset, length) => r.ahead(offset, length), readAhead: async () => source.readAhead?.(0, source.size) };
     };
@@ -253,13 +290,24 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     // entry after hi (the span from the entry before the nearer one to the one after it
     // missed hi's record when the nearer one was lo: a 1 MiB block read in every other sample).
     // A record wanted just beyond the span extends it (VolumeReads.extension).
+    // Where the re-seek is to hi (t nearer it), it reads back from hi only as far as the
+    // lower bounds lie: on the grid the charts and pmchart use (the archive's start plus k
+    // steps, a few ms before each burst) one 15 KB record, then forwards the 180 KB one at
+    // hi, and the 180 KB record at lo was read ahead unused (half the bytes of a whole-
+    // archive view of CPU, disk, network and memory; the Overview's hinv.ncpu is logged in
+    // the 180 KB records only, so its re-seeks read that one too). So once re-seeks to hi
+    // have shown how far back they read (the last few: ReachBack), such spans start that far
+    // (and BEFORE_ENTRY at least) before hi, never before lo.
     const { i, e, vol, offset: off } = hit;
     const sameVol = (k: number): boolean => k >= 0 && k < ix.length && ix.vol[k] === vol;
     const lo = compare({ sec: ix.sec[e], nsec: ix.nsec[e] }, at) <= 0 ? e : e - 1;
     const hi = lo + 1;
-    const start = sameVol(lo) ? Math.min(ix.offData[lo], off - BEFORE_ENTRY) : off - BEFORE_ENTRY;
+    const fromLo = sameVol(lo) ? Math.min(ix.offData[lo], off - BEFORE_ENTRY) : off - BEFORE_ENTRY;
+    const known = farthestBack(reach);
+    // Not at a volume's end, where the last burst may be cut short (pmlogextract -T).
+    const start = e === hi && known !== undefined && sameVol(hi + 1) ? Math.max(fromLo, off - Math.max(BEFORE_ENTRY, known + REACH_SLACK)) : fromLo;
     const end = Math.max(sameVol(hi) && sameVol(hi + 1) ? ix.offData[hi + 1] : 0, off + AFTER_ENTRY);
-    reads[i]?.get(vol)?.prefetch(Math.max(start, off - MAX_BEFORE), Math.min(end, off + MAX_AFTER));
+    reads[i]?.get(vol)?.prefetch(Math.max(start, off - MAX_BEFORE), Math.min(end, off + MAX_AFTER), e === hi ? off : undefined);
   };
   const prefetchPass = (from: Timestamp, to: Timestamp): void => {
     const a = entryAt(from);
@@ -281,6 +329,8 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     return { archive, fromVol };
   };
   const release = (): void => {
+    // The next view may want other metrics, whose lower bounds lie further back.
+    reach.spans.length = 0;
     for (const perArchive of reads) for (const r of perArchive.values()) r.release();
   };
   const append = async (files: ArchiveFiles): Promise<boolean> => {
