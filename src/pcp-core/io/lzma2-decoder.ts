@@ -59,6 +59,8 @@ const PROBS = LITERAL + LITERAL_SIZE * 16;
 export const LZMA2_OVERRUN = 273;
 
 const PROB_INIT = 1024;
+/** A probability's update after a 0 bit, without a branch: p - ((p + this) >> 5) (31 - 2048). */
+const PROB_ZERO_BIAS = -2017;
 /** Flips int32 bits to compare them as unsigned. */
 const SIGN = 0x80000000 | 0;
 
@@ -248,6 +250,7 @@ export class Lzma2Decoder {
     let p: number;
     let bound: number;
     let b: number;
+    let mask: number;
 
     while (pos < stop) {
       const posState = (pos - dictStart) & posMask;
@@ -283,16 +286,14 @@ export class Lzma2Decoder {
             }
             p = probs[i];
             bound = Math.imul(range >>> 11, p);
-            if ((code ^ SIGN) < (bound ^ SIGN)) {
-              range = bound;
-              probs[i] = p + ((2048 - p) >>> 5);
-              b = 0;
-            } else {
-              range = (range - bound) | 0;
-              code = (code - bound) | 0;
-              probs[i] = p - (p >>> 5);
-              b = 1;
-            }
+            // A literal's bits are a coin toss to the processor: decoded without a branch
+            // (a mispredicted one costs more than these few operations).
+            b = +((code ^ SIGN) >= (bound ^ SIGN));
+            mask = -b;
+            range = bound ^ ((bound ^ ((range - bound) | 0)) & mask);
+            code = (code - (bound & mask)) | 0;
+            // p + (2048 - p) >> 5 for a 0, p - p >> 5 for a 1: (2048 - p) >> 5 = 64 - ((p + 31) >> 5).
+            probs[i] = p - ((p + ((b - 1) & PROB_ZERO_BIAS)) >> 5);
             sym = (sym << 1) | b;
           }
         } else {
@@ -309,23 +310,14 @@ export class Lzma2Decoder {
             }
             p = probs[i];
             bound = Math.imul(range >>> 11, p);
-            if ((code ^ SIGN) < (bound ^ SIGN)) {
-              range = bound;
-              probs[i] = p + ((2048 - p) >>> 5);
-              b = 0;
-            } else {
-              range = (range - bound) | 0;
-              code = (code - bound) | 0;
-              probs[i] = p - (p >>> 5);
-              b = 1;
-            }
-            if (b !== 0) {
-              sym = (sym << 1) | 1;
-              offset = matchBit;
-            } else {
-              sym <<= 1;
-              offset ^= matchBit;
-            }
+            b = +((code ^ SIGN) >= (bound ^ SIGN));
+            mask = -b;
+            range = bound ^ ((bound ^ ((range - bound) | 0)) & mask);
+            code = (code - (bound & mask)) | 0;
+            probs[i] = p - ((p + ((b - 1) & PROB_ZERO_BIAS)) >> 5);
+            sym = (sym << 1) | b;
+            // Still following the match byte while the bits agree: offset stays, else 0.
+            offset &= matchBit ^ (b - 1);
           }
         }
         out[pos++] = sym;
