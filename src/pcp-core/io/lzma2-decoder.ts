@@ -67,7 +67,7 @@ const SIGN = 0x80000000 | 0;
 /**
  * Decodes the LZMA2 data `input` (a block's compressed data, exactly) of `size` uncompressed
  * bytes into `out`: all of them (out.length === size), or a prefix (decodeTo(want) with
- * out.length >= want + LZMA2_OVERRUN: the last symbol may write past `want`). Corrupt or cut
+ * out.length >= min(size, want + LZMA2_OVERRUN): the last symbol may write past `want`). Corrupt or cut
  * data throws Lzma2DataError.
  */
 export class Lzma2Decoder {
@@ -126,7 +126,8 @@ export class Lzma2Decoder {
   /** Decodes until at least `want` bytes are out (all of them once the end is reached). */
   decodeTo(want: number): void {
     const target = Math.min(want, this.size);
-    if (target > this.out.length || (target < this.size && target + LZMA2_OVERRUN > this.out.length)) throw new RangeError(`Lzma2Decoder: ${target} bytes wanted in ${this.out.length}`);
+    // Room for the last symbol's overrun, which never goes past the whole output.
+    if (Math.min(this.size, target + LZMA2_OVERRUN) > this.out.length) throw new RangeError(`Lzma2Decoder: ${target} bytes wanted in ${this.out.length}`);
     while (!this.ended && this.outPos < target) {
       if (this.outPos === this.chunkOutEnd && this.chunkInEnd !== 0) this.endChunk();
       if (this.chunkInEnd === 0) {

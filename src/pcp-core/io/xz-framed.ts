@@ -115,15 +115,18 @@ export class XzFramedDecoder {
     return this.lzma2.decoded;
   }
 
-  /** Decodes at least the first `want` bytes (out[0, decoded) are final). */
-  to(want: number): void {
+  /**
+   * Decodes at least the first `want` bytes (out[0, decoded) are final). `check` false: the
+   * bytes are checked later, by finish() (a decode in pieces hands them on sooner).
+   */
+  to(want: number, check = true): void {
     try {
       this.lzma2.decodeTo(want);
     } catch (e) {
       throw e instanceof Lzma2DataError ? new XzDataError(e.message) : e;
     }
     // Checked as they come: the bytes are still in the processor's cache.
-    if (this.out.length === this.size) {
+    if (check && this.out.length === this.size) {
       this.check.update(this.out, this.checked, this.lzma2.decoded);
       this.checked = this.lzma2.decoded;
     }
