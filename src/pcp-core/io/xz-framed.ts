@@ -14,6 +14,8 @@ import { XZ_HEADER_SIZE, pad4, xzCheckSize } from './xz-layout';
 export class XzDataError extends Error {}
 
 const LZMA2 = 0x21;
+/** Bytes decoded between updates of the check: well inside a core's L2 cache. */
+const CHECK_STEP = 256 << 10;
 const CHECK_NONE = 0;
 const CHECK_CRC32 = 1;
 const CHECK_CRC64 = 4;
@@ -120,13 +122,24 @@ export class XzFramedDecoder {
    * bytes are checked later, by finish() (a decode in pieces hands them on sooner).
    */
   to(want: number, check = true): void {
+    const whole = this.out.length === this.size;
     try {
-      this.lzma2.decodeTo(want);
+      if (!check || !whole) this.lzma2.decodeTo(want);
+      else {
+        // Checked as they come, a step at a time: the bytes are still in the processor's
+        // cache (a 100 MB block checked at the end is read back from memory).
+        for (let at = this.lzma2.decoded; ; at = this.lzma2.decoded) {
+          this.lzma2.decodeTo(Math.min(want, at + CHECK_STEP));
+          this.check.update(this.out, this.checked, this.lzma2.decoded);
+          this.checked = this.lzma2.decoded;
+          if (this.lzma2.decoded >= want || this.lzma2.done) break;
+        }
+      }
     } catch (e) {
       throw e instanceof Lzma2DataError ? new XzDataError(e.message) : e;
     }
-    // Checked as they come: the bytes are still in the processor's cache.
-    if (check && this.out.length === this.size) {
+    if (check && whole && this.checked < this.lzma2.decoded) {
+      // Bytes decoded earlier unchecked (a decode in pieces).
       this.check.update(this.out, this.checked, this.lzma2.decoded);
       this.checked = this.lzma2.decoded;
     }
