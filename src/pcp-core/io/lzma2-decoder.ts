@@ -253,7 +253,16 @@ export class Lzma2Decoder {
     let b: number;
     let mask: number;
 
-    while (pos < stop) {
+    for (;;) {
+      // Normalized at each symbol's start (its first bit would do it), so also on the way out,
+      // as xz-embedded leaves it: at a chunk's end that reads its last byte. Here rather than
+      // after the loop: code after it gets no type feedback until the loop first ends, and
+      // the decoder, optimized during the warm-up, was deoptimized there by every first run.
+      if (range >>> 24 === 0) {
+        range <<= 8;
+        code = (code << 8) | input[inPos++];
+      }
+      if (pos >= stop) break;
       const posState = (pos - dictStart) & posMask;
       {
         const i = IS_MATCH + (state << 4) + posState;
@@ -627,22 +636,16 @@ export class Lzma2Decoder {
         pos = end;
       } else if (len <= 16) {
         while (pos < end) out[pos++] = out[from++];
-      } else if (rep0 + 1 >= len) {
-        out.copyWithin(pos, from, from + len);
-        pos = end;
       } else {
-        // Overlapping: the period repeats; each copy doubles what is there to copy from.
+        // One copy for a match clear of what it copies (most). Overlapping, the period
+        // repeats: each copy doubles what is there to copy from. One loop for both, so a
+        // decoder warmed up on data without overlaps is not deoptimized by the first one.
         while (pos < end) {
           const n = Math.min(end - pos, pos - from);
           out.copyWithin(pos, from, from + n);
           pos += n;
         }
       }
-    }
-    // Left normalized, as xz-embedded leaves it: at a chunk's end that reads its last byte.
-    if (range >>> 24 === 0) {
-      range <<= 8;
-      code = (code << 8) | input[inPos++];
     }
     if (inPos > this.chunkInEnd) throw new Lzma2DataError('corrupt data');
     this.inPos = inPos;
