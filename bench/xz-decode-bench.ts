@@ -27,6 +27,7 @@ interface LoopOutput {
   readonly bytes: number;
   readonly pass_ms: readonly number[];
   readonly pass_cpu_ms: readonly number[];
+  readonly pass_sys_ms: readonly number[];
 }
 
 function median(values: readonly number[]): number {
@@ -77,7 +78,7 @@ export function runXzDecodeBenchmarks(wanted: (name: string) => boolean): { resu
     const cold = loop.pass_cpu_ms[0];
     results.push({
       name,
-      work: `CPU to decode ${(loop.bytes / 1e6).toFixed(1)} MB (core decoder, CRC64 checked; median of ${PASSES - 1} warm passes) vs xz -dc (median of ${XZ_RUNS}): pmdash ${mbps(loop.bytes, pmdashMs)}, xz ${mbps(loop.bytes, xzMs)}; pmdash's first pass ${cold.toFixed(0)} ms (${mbps(loop.bytes, cold)}); wall ${median(loop.pass_ms.slice(1)).toFixed(0)} ms; load ${load.toFixed(2)}`,
+      work: `CPU to decode ${(loop.bytes / 1e6).toFixed(1)} MB (core decoder, CRC64 checked; median of ${PASSES - 1} warm passes) vs xz -dc (median of ${XZ_RUNS}): pmdash ${mbps(loop.bytes, pmdashMs)}, xz ${mbps(loop.bytes, xzMs)}; pmdash's first pass ${cold.toFixed(0)} ms (${mbps(loop.bytes, cold)}); pmdash's system time ${median(loop.pass_sys_ms.slice(1)).toFixed(0)} ms (fresh pages of the output); wall ${median(loop.pass_ms.slice(1)).toFixed(0)} ms; load ${load.toFixed(2)}`,
       nativeMs: xzMs,
       pmdashMs,
       ratio: pmdashMs / xzMs,
