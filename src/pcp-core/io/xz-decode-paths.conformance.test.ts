@@ -1,6 +1,7 @@
 // The core's xz decoder (xz-framed.ts, lzma2-decoder.ts, crc64.ts) against `xz -dc` on the
 // paths its speed-ups take: decodes stopped and resumed at uneven points (long matches that
-// cross where a piece or a prefix ends, the check updated in uneven parts), and a block's
+// cross where a piece or a prefix ends, the check updated in uneven parts), decodes into a
+// buffer that held another volume (a pool worker's, kept between jobs), and a block's
 // check failing where it is checked last (after the last piece of a decode in pieces) or as
 // it goes, for CRC64 and CRC32. A QA .xz file is one block: the file is itself the framed
 // stream the pool's workers decode.
@@ -50,6 +51,29 @@ describe('decodes stopped and resumed anywhere', () => {
       expect(d.decoded, `prefix ${n}`).toBeGreaterThanOrEqual(n);
       expect(same(d.out.subarray(0, n), plain.subarray(0, n)), `prefix ${n}`).toBe(true);
     }
+  });
+});
+
+describe('decoding into a buffer used before (a pool worker\'s)', () => {
+  it('gives xz -dc\'s bytes whatever the buffer held, whole and in pieces', async () => {
+    const other = join(QA_ARCHIVES, '20180416.10.00.3.xz');
+    const otherPlain = new Uint8Array(execFileSync('xz', ['-dc', other], { maxBuffer: 1 << 30 }));
+    const into = new Uint8Array(Math.max(plain.length, otherPlain.length) + 5).fill(0xa5);
+    for (const [bytes, want] of [
+      [new Uint8Array(readFileSync(other)), otherPlain],
+      [framed, plain],
+      [new Uint8Array(readFileSync(other)), otherPlain],
+    ] as const) {
+      const whole = new Uint8Array(want.length);
+      await decodeXzFramedPieces(bytes, want.length, (piece, offset) => whole.set(piece, offset), into);
+      expect(same(whole, want)).toBe(true);
+      expect(same(new XzFramedDecoder(bytes, want.length, want.length, into).finish(), want)).toBe(true);
+    }
+    // Too small a buffer: a new one.
+    const small = new Uint8Array(10);
+    const d = new XzFramedDecoder(framed, plain.length, plain.length, small);
+    expect(d.out.buffer).not.toBe(small.buffer);
+    expect(same(d.finish(), plain)).toBe(true);
   });
 });
 

@@ -63,8 +63,12 @@ export class XzFramedDecoder {
   private readonly stored: Uint8Array;
   private checked = 0;
 
-  /** `size`: the block's uncompressed size; `want`: less for a prefix (out holds a little more). */
-  constructor(framed: Uint8Array, readonly size: number, want = size) {
+  /**
+   * `size`: the block's uncompressed size; `want`: less for a prefix (out holds a little
+   * more); `into`: a buffer to decode into when it is large enough (its bytes need not be
+   * zero: every byte is written before it is read), instead of a new one.
+   */
+  constructor(framed: Uint8Array, readonly size: number, want = size, into?: Uint8Array<ArrayBuffer>) {
     if (framed.length < 2 * XZ_HEADER_SIZE + 8) throw new XzDataError('data cut short');
     const checkType = framed[7] & 0x0f;
     const checkSize = xzCheckSize(checkType);
@@ -105,7 +109,8 @@ export class XzFramedDecoder {
     this.stored = framed.subarray(checkAt, checkAt + checkSize);
     this.check = newCheck(checkType);
     try {
-      this.out = new Uint8Array(want < size ? Math.min(size, want + 273) : size);
+      const n = want < size ? Math.min(size, want + 273) : size;
+      this.out = into !== undefined && into.length >= n ? into.subarray(0, n) : new Uint8Array(n);
       this.lzma2 = new Lzma2Decoder(framed.subarray(dataAt, dataEnd), this.out, size, lzma2DictionarySize(props));
     } catch (e) {
       throw e instanceof Lzma2DataError ? new XzDataError(e.message) : e;
