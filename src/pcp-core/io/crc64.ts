@@ -4,7 +4,8 @@
 // of the decode (about 0.8 GB/s: two table loads per byte, as 64-bit values are two 32-bit
 // halves). So it runs in a small WebAssembly function (slicing by 16: sixteen 64-bit table
 // loads per 16 bytes, about 2 GB/s with the copy into its memory), assembled below; where
-// WebAssembly cannot run (a page whose CSP refuses it), in JavaScript (slicing by 8).
+// WebAssembly cannot run (a page whose CSP refuses it, a process under ulimit -v), in
+// JavaScript (slicing by 8).
 
 const POLY_LO = 0xd7870f42;
 const POLY_HI = 0xc96c5795;
@@ -196,8 +197,9 @@ function wasmCrc(): WasmCrc | undefined {
   try {
     instance = new WebAssembly.Instance(new WebAssembly.Module(crcModule()));
   } catch (e) {
-    // A CSP without 'wasm-unsafe-eval' refuses to compile: the JavaScript loop does the work.
-    if (e instanceof WebAssembly.CompileError || e instanceof EvalError) return wasm;
+    // A CSP without 'wasm-unsafe-eval' refuses to compile; under a limit on address space
+    // (ulimit -v) the memory's reservation fails: the JavaScript loop does the work.
+    if (e instanceof WebAssembly.CompileError || e instanceof EvalError || e instanceof RangeError) return wasm;
     throw e;
   }
   const memory = instance.exports.memory as WebAssembly.Memory;
