@@ -99,12 +99,17 @@ export class Lzma2Decoder {
   private ended = false;
 
   /** `dictSize`: the filter's dictionary size (its properties byte, dictionarySize()). */
+  private readonly input: Uint8Array;
+
   constructor(
-    private readonly input: Uint8Array,
+    input: Uint8Array,
     readonly out: Uint8Array,
     private readonly size: number,
     dictSize: number,
   ) {
+    // A plain Uint8Array view whatever it came as (Node's Buffer is a subclass with another
+    // map): optimized code meeting a second kind of array would be deoptimized.
+    this.input = new Uint8Array(input.buffer, input.byteOffset, input.length);
     this.dictSize = dictSize;
   }
 
