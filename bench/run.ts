@@ -8,6 +8,7 @@ import { runLiveUiBenchmark } from './live-ui-bench';
 import { runArchiveExportBenchmark } from './archive-export-bench';
 import { runReplayBenchmarks } from './replay-bench';
 import { runFleetBenchmarks } from './fleet-bench';
+import { runXzDecodeBenchmarks } from './xz-decode-bench';
 
 const pmdash = (...args: string[]) => ({ cmd: process.execPath, args: ['bin/pmdash.js', ...args] });
 
@@ -103,6 +104,9 @@ results.push(...(await runArchiveExportBenchmark((name) => filters.length === 0 
 // INTERP replay per sample without start-up: warm loops vs libpcp's, whole runs by difference.
 const replay = runReplayBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)));
 results.push(...replay.results);
+// The core's xz decoder vs xz -dc (liblzma), MB/s of CPU per volume of the QA archive.
+const xzDecode = runXzDecodeBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)));
+results.push(...xzDecode.results);
 // Live pmcd through the bridge vs libpcp direct (round trip, whole command, 20 clients).
 results.push(...(await runLiveBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 // Bridge memory with clients that never read.
@@ -115,3 +119,4 @@ results.push(...(await runLiveUiBenchmark((name) => filters.length === 0 || filt
 results.push(...(await runFleetBenchmarks((name) => filters.length === 0 || filters.some((f) => name.includes(f)))));
 process.stdout.write(formatResults(results, [{ label: 'derived metric evaluation', numerator: 'values derived 20180416.10.00', denominator: 'values plain 20180416.10.00' }]) + '\n');
 if (replay.notes.length > 0) process.stdout.write(replay.notes.join('\n') + '\n');
+if (xzDecode.notes.length > 0) process.stdout.write(xzDecode.notes.join('\n') + '\n');

@@ -59,13 +59,15 @@ const PROBS = LITERAL + LITERAL_SIZE * 16;
 export const LZMA2_OVERRUN = 273;
 
 const PROB_INIT = 1024;
+/** A probability's update after a 0 bit, without a branch: p - ((p + this) >> 5) (31 - 2048). */
+const PROB_ZERO_BIAS = -2017;
 /** Flips int32 bits to compare them as unsigned. */
 const SIGN = 0x80000000 | 0;
 
 /**
  * Decodes the LZMA2 data `input` (a block's compressed data, exactly) of `size` uncompressed
  * bytes into `out`: all of them (out.length === size), or a prefix (decodeTo(want) with
- * out.length >= want + LZMA2_OVERRUN: the last symbol may write past `want`). Corrupt or cut
+ * out.length >= min(size, want + LZMA2_OVERRUN): the last symbol may write past `want`). Corrupt or cut
  * data throws Lzma2DataError.
  */
 export class Lzma2Decoder {
@@ -97,12 +99,17 @@ export class Lzma2Decoder {
   private ended = false;
 
   /** `dictSize`: the filter's dictionary size (its properties byte, dictionarySize()). */
+  private readonly input: Uint8Array;
+
   constructor(
-    private readonly input: Uint8Array,
+    input: Uint8Array,
     readonly out: Uint8Array,
     private readonly size: number,
     dictSize: number,
   ) {
+    // A plain Uint8Array view whatever it came as (Node's Buffer is a subclass with another
+    // map): optimized code meeting a second kind of array would be deoptimized.
+    this.input = new Uint8Array(input.buffer, input.byteOffset, input.length);
     this.dictSize = dictSize;
   }
 
@@ -124,7 +131,8 @@ export class Lzma2Decoder {
   /** Decodes until at least `want` bytes are out (all of them once the end is reached). */
   decodeTo(want: number): void {
     const target = Math.min(want, this.size);
-    if (target > this.out.length || (target < this.size && target + LZMA2_OVERRUN > this.out.length)) throw new RangeError(`Lzma2Decoder: ${target} bytes wanted in ${this.out.length}`);
+    // Room for the last symbol's overrun, which never goes past the whole output.
+    if (Math.min(this.size, target + LZMA2_OVERRUN) > this.out.length) throw new RangeError(`Lzma2Decoder: ${target} bytes wanted in ${this.out.length}`);
     while (!this.ended && this.outPos < target) {
       if (this.outPos === this.chunkOutEnd && this.chunkInEnd !== 0) this.endChunk();
       if (this.chunkInEnd === 0) {
@@ -248,8 +256,18 @@ export class Lzma2Decoder {
     let p: number;
     let bound: number;
     let b: number;
+    let mask: number;
 
-    while (pos < stop) {
+    for (;;) {
+      // Normalized at each symbol's start (its first bit would do it), so also on the way out,
+      // as xz-embedded leaves it: at a chunk's end that reads its last byte. Here rather than
+      // after the loop: code after it gets no type feedback until the loop first ends, and
+      // the decoder, optimized during the warm-up, was deoptimized there by every first run.
+      if (range >>> 24 === 0) {
+        range <<= 8;
+        code = (code << 8) | input[inPos++];
+      }
+      if (pos >= stop) break;
       const posState = (pos - dictStart) & posMask;
       {
         const i = IS_MATCH + (state << 4) + posState;
@@ -283,16 +301,14 @@ export class Lzma2Decoder {
             }
             p = probs[i];
             bound = Math.imul(range >>> 11, p);
-            if ((code ^ SIGN) < (bound ^ SIGN)) {
-              range = bound;
-              probs[i] = p + ((2048 - p) >>> 5);
-              b = 0;
-            } else {
-              range = (range - bound) | 0;
-              code = (code - bound) | 0;
-              probs[i] = p - (p >>> 5);
-              b = 1;
-            }
+            // A literal's bits are a coin toss to the processor: decoded without a branch
+            // (a mispredicted one costs more than these few operations).
+            b = +((code ^ SIGN) >= (bound ^ SIGN));
+            mask = -b;
+            range = bound ^ ((bound ^ ((range - bound) | 0)) & mask);
+            code = (code - (bound & mask)) | 0;
+            // p + (2048 - p) >> 5 for a 0, p - p >> 5 for a 1: (2048 - p) >> 5 = 64 - ((p + 31) >> 5).
+            probs[i] = p - ((p + ((b - 1) & PROB_ZERO_BIAS)) >> 5);
             sym = (sym << 1) | b;
           }
         } else {
@@ -309,23 +325,14 @@ export class Lzma2Decoder {
             }
             p = probs[i];
             bound = Math.imul(range >>> 11, p);
-            if ((code ^ SIGN) < (bound ^ SIGN)) {
-              range = bound;
-              probs[i] = p + ((2048 - p) >>> 5);
-              b = 0;
-            } else {
-              range = (range - bound) | 0;
-              code = (code - bound) | 0;
-              probs[i] = p - (p >>> 5);
-              b = 1;
-            }
-            if (b !== 0) {
-              sym = (sym << 1) | 1;
-              offset = matchBit;
-            } else {
-              sym <<= 1;
-              offset ^= matchBit;
-            }
+            b = +((code ^ SIGN) >= (bound ^ SIGN));
+            mask = -b;
+            range = bound ^ ((bound ^ ((range - bound) | 0)) & mask);
+            code = (code - (bound & mask)) | 0;
+            probs[i] = p - ((p + ((b - 1) & PROB_ZERO_BIAS)) >> 5);
+            sym = (sym << 1) | b;
+            // Still following the match byte while the bits agree: offset stays, else 0.
+            offset &= matchBit ^ (b - 1);
           }
         }
         out[pos++] = sym;
@@ -634,22 +641,16 @@ export class Lzma2Decoder {
         pos = end;
       } else if (len <= 16) {
         while (pos < end) out[pos++] = out[from++];
-      } else if (rep0 + 1 >= len) {
-        out.copyWithin(pos, from, from + len);
-        pos = end;
       } else {
-        // Overlapping: the period repeats; each copy doubles what is there to copy from.
+        // One copy for a match clear of what it copies (most). Overlapping, the period
+        // repeats: each copy doubles what is there to copy from. One loop for both, so a
+        // decoder warmed up on data without overlaps is not deoptimized by the first one.
         while (pos < end) {
           const n = Math.min(end - pos, pos - from);
           out.copyWithin(pos, from, from + n);
           pos += n;
         }
       }
-    }
-    // Left normalized, as xz-embedded leaves it: at a chunk's end that reads its last byte.
-    if (range >>> 24 === 0) {
-      range <<= 8;
-      code = (code << 8) | input[inPos++];
     }
     if (inPos > this.chunkInEnd) throw new Lzma2DataError('corrupt data');
     this.inPos = inPos;

@@ -172,14 +172,23 @@ export function decodeXzFramed(framed: Uint8Array, size: number): Promise<Uint8A
 /**
  * decodeXzFramed handing the bytes on in pieces as they are decoded (1 MiB pieces for the
  * first 8 MiB, then 8 MiB), so a reader can start on the first records of a 100 MB volume
- * long before the rest is decoded. Every piece is a buffer of its own (transferable).
+ * long before the rest is decoded. Every piece is a buffer of its own (transferable); the
+ * block is decoded in `into` when given and large enough (a worker's buffer kept for the next
+ * block: its pages are not new, so the kernel does not zero 100 MB of them again). The
+ * block's check runs after the last piece (it fails the decode then, as it would at the end
+ * anyway): the reader, waiting for the pieces, does not wait for it.
  */
-export function decodeXzFramedPieces(framed: Uint8Array, size: number, onPiece: (piece: Uint8Array<ArrayBuffer>, offset: number) => void): Promise<void> {
+export function decodeXzFramedPieces(
+  framed: Uint8Array,
+  size: number,
+  onPiece: (piece: Uint8Array<ArrayBuffer>, offset: number) => void,
+  into?: Uint8Array<ArrayBuffer>,
+): Promise<void> {
   return Promise.resolve().then(() => {
-    const decoder = new XzFramedDecoder(framed, size);
+    const decoder = new XzFramedDecoder(framed, size, size, into);
     let at = 0;
     while (at < size) {
-      decoder.to(Math.min(size, at + (at < SMALL_PIECES_UNTIL ? FIRST_PIECE_BYTES : PIECE_BYTES)));
+      decoder.to(Math.min(size, at + (at < SMALL_PIECES_UNTIL ? FIRST_PIECE_BYTES : PIECE_BYTES)), false);
       const end = decoder.decoded;
       onPiece(decoder.out.slice(at, end), at);
       at = end;

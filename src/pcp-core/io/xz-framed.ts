@@ -14,6 +14,8 @@ import { XZ_HEADER_SIZE, pad4, xzCheckSize } from './xz-layout';
 export class XzDataError extends Error {}
 
 const LZMA2 = 0x21;
+/** Bytes decoded between updates of the check: well inside a core's L2 cache. */
+const CHECK_STEP = 256 << 10;
 const CHECK_NONE = 0;
 const CHECK_CRC32 = 1;
 const CHECK_CRC64 = 4;
@@ -61,8 +63,12 @@ export class XzFramedDecoder {
   private readonly stored: Uint8Array;
   private checked = 0;
 
-  /** `size`: the block's uncompressed size; `want`: less for a prefix (out holds a little more). */
-  constructor(framed: Uint8Array, readonly size: number, want = size) {
+  /**
+   * `size`: the block's uncompressed size; `want`: less for a prefix (out holds a little
+   * more); `into`: a buffer to decode into when it is large enough (its bytes need not be
+   * zero: every byte is written before it is read), instead of a new one.
+   */
+  constructor(framed: Uint8Array, readonly size: number, want = size, into?: Uint8Array<ArrayBuffer>) {
     if (framed.length < 2 * XZ_HEADER_SIZE + 8) throw new XzDataError('data cut short');
     const checkType = framed[7] & 0x0f;
     const checkSize = xzCheckSize(checkType);
@@ -103,7 +109,8 @@ export class XzFramedDecoder {
     this.stored = framed.subarray(checkAt, checkAt + checkSize);
     this.check = newCheck(checkType);
     try {
-      this.out = new Uint8Array(want < size ? Math.min(size, want + 273) : size);
+      const n = want < size ? Math.min(size, want + 273) : size;
+      this.out = into !== undefined && into.length >= n ? into.subarray(0, n) : new Uint8Array(n);
       this.lzma2 = new Lzma2Decoder(framed.subarray(dataAt, dataEnd), this.out, size, lzma2DictionarySize(props));
     } catch (e) {
       throw e instanceof Lzma2DataError ? new XzDataError(e.message) : e;
@@ -115,15 +122,29 @@ export class XzFramedDecoder {
     return this.lzma2.decoded;
   }
 
-  /** Decodes at least the first `want` bytes (out[0, decoded) are final). */
-  to(want: number): void {
+  /**
+   * Decodes at least the first `want` bytes (out[0, decoded) are final). `check` false: the
+   * bytes are checked later, by finish() (a decode in pieces hands them on sooner).
+   */
+  to(want: number, check = true): void {
+    const whole = this.out.length === this.size;
     try {
-      this.lzma2.decodeTo(want);
+      if (!check || !whole) this.lzma2.decodeTo(want);
+      else {
+        // Checked as they come, a step at a time: the bytes are still in the processor's
+        // cache (a 100 MB block checked at the end is read back from memory).
+        for (let at = this.lzma2.decoded; ; at = this.lzma2.decoded) {
+          this.lzma2.decodeTo(Math.min(want, at + CHECK_STEP));
+          this.check.update(this.out, this.checked, this.lzma2.decoded);
+          this.checked = this.lzma2.decoded;
+          if (this.lzma2.decoded >= want || this.lzma2.done) break;
+        }
+      }
     } catch (e) {
       throw e instanceof Lzma2DataError ? new XzDataError(e.message) : e;
     }
-    // Checked as they come: the bytes are still in the processor's cache.
-    if (this.out.length === this.size) {
+    if (check && whole && this.checked < this.lzma2.decoded) {
+      // Bytes decoded earlier unchecked (a decode in pieces).
       this.check.update(this.out, this.checked, this.lzma2.decoded);
       this.checked = this.lzma2.decoded;
     }
