@@ -15,23 +15,6 @@ interface Props {
   readonly percent: boolean;
 }
 
-/**
- * The widest value text (characters of the monospace value font) each entry has shown: its
- * box keeps that width, so a live value growing or shrinking by a digit every sample does not
- * move every entry after it (in a centred, wrapping legend each move repaints the whole row).
- * Bounded: entries of charts no longer drawn are forgotten when there are too many.
- */
-const widest = new Map<string, number>();
-const WIDEST_MAX = 4096;
-
-function keptWidth(chartId: string, key: string, chars: number): number {
-  const id = `${chartId}\u0000${key}`;
-  const kept = Math.max(chars, widest.get(id) ?? 0);
-  if (widest.size >= WIDEST_MAX && !widest.has(id)) widest.clear();
-  widest.set(id, kept);
-  return kept;
-}
-
 export function ChartLegend({ chartId, series, positionMs, percent }: Props) {
   const hoverMs = useHover((h) => h.timeMs);
   const at = hoverMs ?? positionMs;
@@ -40,8 +23,6 @@ export function ChartLegend({ chartId, series, positionMs, percent }: Props) {
     <ul className="legend" data-testid="legend">
       {series.map((s) => {
         const v = valueAt(percent ? { times: s.times, values: s.drawn } : s, at);
-        const text = Number.isNaN(v) ? 'no value' : `${formatValue(v)}${percent ? '%' : ''}`;
-        const chars = keptWidth(chartId, s.key, text.length);
         return (
           <li key={s.key} className={s.hidden ? 'legend-item hidden' : 'legend-item'} data-testid="legend-item" data-label={s.label}>
             <button
@@ -62,8 +43,8 @@ export function ChartLegend({ chartId, series, positionMs, percent }: Props) {
             >
               <span className="swatch" style={{ background: s.color }} />
               <span className="legend-label">{s.label}</span>
-              <span className="legend-value" data-testid="legend-value" data-value={Number.isNaN(v) ? '' : String(v)} data-units={s.units} title={s.units} style={{ minWidth: `${chars}ch` }}>
-                {text}
+              <span className="legend-value" data-testid="legend-value" data-value={Number.isNaN(v) ? '' : String(v)} data-units={s.units} title={s.units}>
+                {Number.isNaN(v) ? 'no value' : `${formatValue(v)}${percent ? '%' : ''}`}
               </span>
               {/* Every entry says its units (a chart may have two axes); % says it for shares. */}
               {/* Units follow a number; after "no value" they would read as part of it. */}
