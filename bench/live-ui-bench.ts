@@ -30,10 +30,10 @@ interface ProcStat {
   readonly ticks: number;
 }
 
-function readStat(pid: number): ProcStat | undefined {
+function readStat(pid: number, path = `/proc/${pid}/stat`): ProcStat | undefined {
   let text: string;
   try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch {
     // Gone between the listing and the read: it no longer uses CPU.
     return undefined;
@@ -72,6 +72,32 @@ async function cpuOver(pick: () => ProcStat[], seconds: number): Promise<Map<str
   return out;
 }
 
+/**
+ * CPU ticks of every thread of `pids`, keyed "role: thread name" (Chromium names its threads:
+ * the renderer's main thread keeps the process's name, "Compositor", "ThreadPoolForeg" (raster
+ * and V8's background compiles and GC), "DedicatedWorker" (the engine worker), the GPU
+ * process's "VizCompositorTh" (software compositing of the page's frames), …).
+ */
+function threadTicks(pids: readonly { pid: number; role: string }[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const { pid, role } of pids) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      const s = readStat(Number(tid), `/proc/${pid}/task/${tid}/stat`);
+      if (!s) continue;
+      const name = s.comm === 'chromium' ? 'main' : s.comm;
+      const key = `${role}: ${name}`;
+      out.set(key, (out.get(key) ?? 0) + s.ticks);
+    }
+  }
+  return out;
+}
+
 /** A Chromium process's role (its --type, or "browser"); read at the end, while it lives. */
 function processKind(pid: number): string {
   try {
@@ -102,7 +128,10 @@ async function pmdashCpu(): Promise<{ chromium: number; bridge: number; charts: 
       const skip = new Set([process.pid, ...server.map((p) => p.pid)]);
       return tree(process.pid).filter((p) => !skip.has(p.pid)).concat(server);
     };
+    const roles = (): { pid: number; role: string }[] => pick().map((p) => ({ pid: p.pid, role: p.pid === serverPid ? 'bridge' : processKind(p.pid) }));
+    const threadsBefore = threadTicks(roles());
     const cpu = await cpuOver(pick, SECONDS);
+    const threadsAfter = threadTicks(roles());
     const bridge = sum(cpu, (k) => k.endsWith(`:${serverPid}`));
     const byKind = new Map<string, number>();
     for (const [k, v] of cpu) {
@@ -110,8 +139,14 @@ async function pmdashCpu(): Promise<{ chromium: number; bridge: number; charts: 
       const kind = processKind(Number(k.split(':').at(-1)));
       byKind.set(kind, (byKind.get(kind) ?? 0) + v);
     }
+    // Threads using at least 0.02% of a core, busiest first (threads new meanwhile count from 0).
+    const threads = [...threadsAfter]
+      .map(([k, v]): [string, number] => [k, (v - (threadsBefore.get(k) ?? 0)) / HZ])
+      .filter(([, v]) => (v * 100) / SECONDS >= 0.02)
+      .sort((a, b) => b[1] - a[1]);
     await page.close();
-    return { chromium: sum(cpu) - bridge, bridge, charts, detail: [...byKind].map(([k, v]) => `${k} ${((v * 100) / SECONDS).toFixed(2)}%`).join(', ') };
+    const pctOf = (v: number): string => `${((v * 100) / SECONDS).toFixed(2)}%`;
+    return { chromium: sum(cpu) - bridge, bridge, charts, detail: [...byKind].map(([k, v]) => `${k} ${pctOf(v)}`).join(', ') + `; by thread: ${threads.map(([k, v]) => `${k} ${pctOf(v)}`).join(', ')}` };
   } finally {
     await browser.close();
     proc.kill('SIGTERM');

@@ -2,7 +2,7 @@
 // turns every rejection into an EngineError object (the worker sends plain objects; anything
 // else — a worker crash, a structured-clone failure — is wrapped here so the UI always shows
 // a code, a message and a context).
-import { proxy, wrap, type Remote } from 'comlink';
+import { proxy, transfer, wrap, type Remote } from 'comlink';
 import type { EngineApi } from '../workers/engine-api';
 import type { EngineError, ProgressFn } from '../workers/engine-types';
 
@@ -16,6 +16,11 @@ export function getEngine(): Remote<EngineApi> {
 /** Wraps a progress callback so the worker can call it across the boundary. */
 export function progressCallback(fn: ProgressFn): ProgressFn {
   return proxy(fn);
+}
+
+/** A port handed to the worker (moved, not cloned: a MessagePort can only be transferred). */
+export function portForEngine(port: MessagePort): MessagePort {
+  return transfer(port, [port]);
 }
 
 /** Wraps any callback (live frames) so the worker can call it across the boundary. */

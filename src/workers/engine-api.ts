@@ -13,11 +13,11 @@ import { PM_ERR_MODE, PM_ERR_NOCONTEXT, PmError, pmErrSymbol } from '../pcp-core
 import { formatInDom, formatPmId, formatSem, formatType, PM_INDOM_NULL, type PmId } from '../pcp-core/types';
 import { classifyDrop } from './drop-classify';
 import { boundary, toEngineError } from './engine-error';
-import type { ConnectionStatus, DerivedConfigLoad, DropClassification, DroppedFile, EngineError, ExpressionCheck, FollowedSource, MetricDetails, PlotRequest, PlotUnitsAnswer, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
+import type { ConnectionStatus, DerivedConfigLoad, DropClassification, DroppedFile, EngineError, ExpressionCheck, FollowedSource, LiveBatchEntry, LiveEvent, MetricDetails, PlotRequest, PlotUnitsAnswer, ProgressFn, SeriesBlock, SeriesRequest, SourceHandle, SourceSpec, SourceSummary } from './engine-types';
 import { chartUnits } from './column-set';
 import { resolvePlots } from './plot-resolve';
 import { LiveFeed, type LiveListener, type LiveWatchSpec } from './live-watch';
-import { fetchSeries, timestampToMs } from './series-fetch';
+import { blockBuffers, fetchSeries, timestampToMs } from './series-fetch';
 import { describeSpec, openSource, type OpenedSource } from './source-open';
 import { formatUnits } from '../pcp-core/units';
 import { exportArchiveWindow, type ExportedArchive } from './archive-export';
@@ -69,6 +69,13 @@ export class EngineApi {
   /** Watch id → the key of its feed. */
   private readonly watches = new Map<number, string>();
   private nextWatch = 1;
+  /** The UI's port for tagged watches, the tick's events not yet posted, and each tag's last plots sent. */
+  private livePort: MessagePort | undefined;
+  private liveBatch: LiveBatchEntry[] = [];
+  private liveBuffers: ArrayBuffer[] = [];
+  private readonly livePlotsSent = new Map<number, SeriesBlock['plots']>();
+  /** Watch id → its tag, for tagged watches. */
+  private readonly watchTags = new Map<number, number>();
   /** Live recordings by id, and the feed (key) each reads, if any is running. */
   private readonly recordings = new Map<number, { handle: SourceHandle; rec: LiveRecording; feed: string | undefined }>();
   private nextRecording = 1;
@@ -229,7 +236,50 @@ export class EngineApi {
     });
   }
 
+  /**
+   * The port tagged watches post to (once per page). A comlink callback per chart costs two
+   * messages per chart and tick (the call and its reply), each a task on both threads; a
+   * feed hands its charts' frames over in one synchronous loop, so here they leave as one
+   * message per tick, with no reply and their buffers transferred.
+   */
+  openLivePort(port: MessagePort): void {
+    this.livePort?.close();
+    this.livePort = port;
+  }
+
+  /** watchLive whose events go to the live port as `{tag, event}` (openLivePort), batched per tick. */
+  async watchLiveTagged(handle: SourceHandle, spec: LiveWatchSpec, tag: number): Promise<number> {
+    this.livePlotsSent.delete(tag);
+    const id = await this.watchLive(handle, spec, (e) => this.queueLive(tag, e));
+    this.watchTags.set(id, tag);
+    return id;
+  }
+
+  private queueLive(tag: number, e: LiveEvent): void {
+    if (this.liveBatch.length === 0) queueMicrotask(() => this.postLive());
+    if (e.kind !== 'frame') {
+      this.liveBatch.push({ tag, event: e });
+      return;
+    }
+    const { plots, ...rest } = e.block;
+    const same = this.livePlotsSent.get(tag) === plots;
+    this.livePlotsSent.set(tag, plots);
+    this.liveBatch.push({ tag, event: { kind: 'frame', block: same ? rest : e.block } });
+    this.liveBuffers.push(...blockBuffers(e.block));
+  }
+
+  private postLive(): void {
+    const batch = this.liveBatch;
+    const buffers = this.liveBuffers;
+    this.liveBatch = [];
+    this.liveBuffers = [];
+    if (batch.length > 0) this.livePort?.postMessage(batch, buffers);
+  }
+
   unwatchLive(id: number): Promise<void> {
+    const tag = this.watchTags.get(id);
+    this.watchTags.delete(id);
+    if (tag !== undefined) this.livePlotsSent.delete(tag);
     const key = this.watches.get(id);
     this.watches.delete(id);
     const f = key === undefined ? undefined : this.feeds.get(key);

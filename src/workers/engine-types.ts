@@ -231,6 +231,20 @@ export interface ConnectionStatus {
 export type LiveEvent = { readonly kind: 'frame'; readonly block: SeriesBlock } | { readonly kind: 'error'; readonly error: EngineError };
 export type LiveListener = (e: LiveEvent) => void;
 
+/**
+ * A live event as the batched port carries it (EngineApi.openLivePort): a frame names its
+ * plots only when they are not the ones its watch last sent (the first frame, a new stream),
+ * so a tick's message is the new values and not the plots' units and names again.
+ */
+export type LiveWireEvent = { readonly kind: 'frame'; readonly block: Omit<SeriesBlock, 'plots'> & { readonly plots?: SeriesBlock['plots'] } } | { readonly kind: 'error'; readonly error: EngineError };
+
+/** One tick's events of every tagged watch on the port, in one message. */
+export interface LiveBatchEntry {
+  /** The tag the UI gave watchLiveTagged. */
+  readonly tag: number;
+  readonly event: LiveWireEvent;
+}
+
 /** A live recording as it goes (live-record.ts). */
 export interface RecordingStatus {
   readonly id: number;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Context } from '../pcp-core/context/context';
 import { PM_INDOM_NULL, PM_SEM_COUNTER, PM_TYPE_U64, pmid, type Desc, type InDom, type PmId, type Result } from '../pcp-core/types';
 import { EngineApi } from './engine-api';
-import type { SeriesBlock } from './engine-types';
+import type { LiveBatchEntry, SeriesBlock } from './engine-types';
 import type { LiveEvent } from './live-watch';
 import { msToTimestamp } from './series-time';
 
@@ -169,6 +169,43 @@ describe('watchLive', () => {
     const count = fake.fetches.length;
     await new Promise((r) => setTimeout(r, 100));
     expect(fake.fetches.length).toBe(count);
+  });
+
+  it('posts the frames of every tagged chart of a tick in one message on the live port, plots only in the first frame of a watch', async () => {
+    const fake = countingContext();
+    const api = new EngineApi(() => Promise.resolve({ ctx: fake.ctx, name: 'fake', endMs: NaN, intervalMs: 0, archives: [], warnings: [] }));
+    const { handle } = await api.open({ kind: 'live', host: 'fake', bridgeUrl: 'ws://x' });
+    const channel = new MessageChannel();
+    const messages: LiveBatchEntry[][] = [];
+    channel.port1.onmessage = (m: MessageEvent<LiveBatchEntry[]>) => messages.push(m.data);
+    api.openLivePort(channel.port2);
+    const all = { kind: 'all' } as const;
+    const a = await api.watchLiveTagged(handle, { plots: [{ metric: 'disk.all.read', instances: all }], rate: true, intervalMs: 30 }, 7);
+    const b = await api.watchLiveTagged(handle, { plots: [{ metric: 'disk.dev.read', instances: all }], rate: false, intervalMs: 30 }, 8);
+    await until(() => messages.filter((m) => m.length === 2).length >= 3);
+    await api.unwatchLive(a);
+    await api.unwatchLive(b);
+    // Once both watch, each message is one tick: both tags, one frame each, of the same time.
+    const both = messages.filter((m) => m.length === 2);
+    for (const m of both) {
+      expect(m.map((x) => x.tag).sort()).toEqual([7, 8]);
+      const times = m.map((x) => (x.event.kind === 'frame' ? x.event.block.timestamps[0] : NaN));
+      expect(times[0]).toBe(times[1]);
+    }
+    expect(fake.fetches.length).toBeLessThanOrEqual(messages.length + 1);
+    // Each tag's first frame names its plots (units with the rate conversion); later ones leave them out.
+    const frames = (tag: number) => messages.flat().flatMap((x) => (x.tag === tag && x.event.kind === 'frame' ? [x.event.block] : []));
+    const first = frames(7)[0];
+    expect(first?.plots?.[0]?.units.text).toBe('count / sec');
+    expect(frames(8)[0]?.plots?.[0]?.metric).toBe('disk.dev.read');
+    for (const f of [...frames(7).slice(1), ...frames(8).slice(1)]) expect(f.plots).toBeUndefined();
+    // The values are the rules' own: 500 reads a second; 20 and 30 per step on the two disks.
+    expect(frames(7).at(-1)?.columns[0]?.values[0]).toBeCloseTo(500, 3);
+    expect(frames(8).at(-1)?.columns.map((c) => c.instName)).toEqual(['sda', 'sdb']);
+    const count = messages.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(messages.length).toBe(count);
+    channel.port1.close();
   });
 
   it('keeps a feed per interval: charts at another interval fetch on their own', async () => {

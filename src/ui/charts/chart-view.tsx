@@ -3,7 +3,7 @@
 // data" and error states, and the legend. Data comes from the series cache
 // (use-chart-series.ts). Content changes redraw the strip through the frame loop; moving the
 // window only slides it, which keeps frame times low with many charts while playing.
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { dash, setHover, useDash } from '../store';
 import type { ChartSpec } from '../state/model';
 import type { DisplayZone } from '../time/zone';
@@ -45,6 +45,23 @@ function blocksRange(blocks: ReadonlyMap<string, SeriesBlock>): { t0Ms: number; 
   }
   return t0 <= t1 ? { t0Ms: t0, t1Ms: t1 } : { t0Ms: NaN, t1Ms: NaN };
 }
+
+/** The title bar, memoized: a live sample changes nothing in it, so its buttons are not rendered again. */
+const ChartHead = memo(function ChartHead({ chartId, title, loading, legendTable }: { chartId: string; title: string; loading: boolean; legendTable: boolean }) {
+  return (
+    <header className="chart-head">
+      <h3 data-testid="chart-title">{title || 'Untitled chart'}</h3>
+      <div className="chart-tools">
+        {loading && <span className="spinner" aria-label="loading" />}
+        <button type="button" title="Move up" onClick={() => dash().movedChart(chartId, -1)}>↑</button>
+        <button type="button" title="Move down" onClick={() => dash().movedChart(chartId, 1)}>↓</button>
+        <button type="button" title={legendTable ? 'Legend as a list' : 'Legend as a table: min, max, avg and last over the window, sortable'} data-testid="legend-table-toggle" aria-pressed={legendTable} onClick={() => dash().changedChart(chartId, { legendTable: !legendTable, legend: true })}>Σ</button>
+        <button type="button" title="Edit chart" data-testid="edit-chart" onClick={() => dash().openedEditor(chartId)}>Edit</button>
+        <button type="button" title="Close chart" data-testid="close-chart" onClick={() => dash().removedChart(chartId)}>✕</button>
+      </div>
+    </header>
+  );
+});
 
 export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
   const sources = useDash((s) => s.sources);
@@ -126,17 +143,7 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
   // data-position is; a live tab has no DOM time axis to read it from.
   return (
     <section className={current ? 'chart current' : 'chart'} data-testid="chart" data-chart-id={chart.id} data-title={title} data-style={chart.style} data-window-start={win.t0Ms} data-window-end={win.t1Ms} onPointerDownCapture={() => dash().selectedChart(chart.id)} onFocusCapture={() => dash().selectedChart(chart.id)}>
-      <header className="chart-head">
-        <h3 data-testid="chart-title">{title || 'Untitled chart'}</h3>
-        <div className="chart-tools">
-          {loading && <span className="spinner" aria-label="loading" />}
-          <button type="button" title="Move up" onClick={() => dash().movedChart(chart.id, -1)}>↑</button>
-          <button type="button" title="Move down" onClick={() => dash().movedChart(chart.id, 1)}>↓</button>
-          <button type="button" title={chart.legendTable ? 'Legend as a list' : 'Legend as a table: min, max, avg and last over the window, sortable'} data-testid="legend-table-toggle" aria-pressed={chart.legendTable === true} onClick={() => dash().changedChart(chart.id, { legendTable: !chart.legendTable, legend: true })}>Σ</button>
-          <button type="button" title="Edit chart" data-testid="edit-chart" onClick={() => dash().openedEditor(chart.id)}>Edit</button>
-          <button type="button" title="Close chart" data-testid="close-chart" onClick={() => dash().removedChart(chart.id)}>✕</button>
-        </div>
-      </header>
+      <ChartHead chartId={chart.id} title={title} loading={loading} legendTable={chart.legendTable === true} />
       <div
         className="chart-body"
         data-testid="chart-body"

@@ -72,6 +72,31 @@ function div(cls: string, parent: HTMLElement): HTMLDivElement {
   return d;
 }
 
+/** Whether two axes have the same range and ticks (their labels and lines would be the same). */
+function sameTicks(a: YAxisScale, b: YAxisScale): boolean {
+  return a.min === b.min && a.max === b.max && a.ticks.length === b.ticks.length && a.ticks.every((v, i) => v === b.ticks[i]);
+}
+
+/**
+ * Writes an inline style property or a data attribute only when it changes: a live chart
+ * redraws every sample with mostly the same values, and each write is a style or attribute
+ * change for Chromium to look at again in that frame.
+ */
+function setStyle(el: HTMLElement, prop: 'width' | 'transform', value: string): void {
+  // Remembered as written (the browser reads a transform back in its own spelling).
+  let written = stylesWritten.get(el);
+  if (!written) stylesWritten.set(el, (written = new Map<string, string>()));
+  if (written.get(prop) === value) return;
+  written.set(prop, value);
+  el.style[prop] = value;
+}
+
+const stylesWritten = new WeakMap<HTMLElement, Map<string, string>>();
+
+function setData(el: HTMLElement, key: string, value: string): void {
+  if (el.dataset[key] !== value) el.dataset[key] = value;
+}
+
 /** The inline style a line was last given, so an unchanged one is not written again. */
 const lineStyles = new WeakMap<Element, string>();
 
@@ -205,7 +230,7 @@ export class PlotSurface implements FrameClient {
     const x = Math.round(px);
     if (x === this.shiftPx) return;
     this.shiftPx = x;
-    this.strip.style.transform = `translate3d(${-x}px, 0, 0)`;
+    setStyle(this.strip, 'transform', `translate3d(${-x}px, 0, 0)`);
   }
 
   /** The expensive part, run by the frame loop: draws the strip and the y axis. */
@@ -227,7 +252,7 @@ export class PlotSurface implements FrameClient {
     const y = yAxisScale(c.data.series, c.style, c.yScale);
     const y2 = c.data.right ? rightAxisScale(c.data.series, c.style, y) : undefined;
     const input = { data: c.data, style: c.style, y, y2, zone: c.zone, r0Ms, r1Ms, colors: c.colors };
-    this.strip.style.width = `${widthPx}px`;
+    setStyle(this.strip, 'width', `${widthPx}px`);
     // The same ticks as the tab's time axis (same span, same plot width), across the strip.
     const a = this.plotArea();
     const ticks = shiftedTicks(r0Ms, r1Ms, c.zone, tickStepMs(span, plotWidth)).map((t) => Math.round((t - r0) * (widthPx / (r1 - r0))));
@@ -239,7 +264,7 @@ export class PlotSurface implements FrameClient {
       }
       // A live strip moves under its grid lines every sample: drawn on its canvas with the
       // series, they cost nothing more, where lines in the DOM were each repainted.
-      this.vlines.replaceChildren();
+      if (this.vlines.firstChild) this.vlines.replaceChildren();
       this.canvas.render(input, widthPx, this.heightPx, { xs: ticks, top: a.top, height: a.height, color: c.colors.splitLine });
     } else {
       if (!(this.canvas instanceof StripCanvas)) {
@@ -261,10 +286,10 @@ export class PlotSurface implements FrameClient {
     }
     this.drawn = { content: c, r0, r1, widthPx, pxPerMs, heightPx: this.heightPx };
     // What the canvas now shows, for tests and tools (the spec may be ahead of the drawing).
-    this.root.dataset.drawnStyle = c.style;
-    this.root.dataset.drawnSeries = String(c.data.series.filter((s) => !s.hidden).length);
+    setData(this.root, 'drawnStyle', c.style);
+    setData(this.root, 'drawnSeries', String(c.data.series.filter((s) => !s.hidden).length));
     // The newest sample drawn: an off-screen chart keeps an older one until it shows again.
-    this.root.dataset.drawnEnd = String(c.dataT1Ms);
+    setData(this.root, 'drawnEnd', String(c.dataT1Ms));
     this.shiftPx = NaN;
     this.slide((w0 - r0) * (widthPx / (r1 - r0)));
     this.drawAxis(y, c);
@@ -295,13 +320,17 @@ export class PlotSurface implements FrameClient {
   }
 
   private drawRightAxis(y: YAxisScale | undefined, c: SurfaceContent): void {
+    const old = this.y2;
     this.y2 = y;
     const label = c.data.right?.label ?? '';
     if (!y) {
-      this.yAxis2.replaceChildren();
+      if (this.yAxis2.firstChild) this.yAxis2.replaceChildren();
       delete this.yAxis2.dataset.units;
       return;
     }
+    // Unchanged (a live chart's every sample, mostly): its labels stay as they are.
+    if (old && sameTicks(old, y) && this.yAxis2.dataset.units === label && this.yAxis2.dataset.color === c.colors.axisText) return;
+    this.yAxis2.dataset.color = c.colors.axisText;
     const { labels, name } = this.axisLabels(y, c, 'y2', label);
     this.yAxis2.replaceChildren(...labels, name);
     this.yAxis2.dataset.units = label;
@@ -310,7 +339,7 @@ export class PlotSurface implements FrameClient {
   }
 
   private drawAxis(y: YAxisScale, c: SurfaceContent): void {
-    const same = this.y && this.y.min === y.min && this.y.max === y.max && this.y.ticks.length === y.ticks.length && this.yAxis.dataset.units === c.data.scale.label && this.yAxis.dataset.color === c.colors.axisText;
+    const same = this.y && sameTicks(this.y, y) && this.yAxis.dataset.units === c.data.scale.label && this.yAxis.dataset.color === c.colors.axisText;
     this.y = y;
     if (same) return;
     const a = this.plotArea();

@@ -5,13 +5,15 @@
 // A new live interval restarts the stream but keeps the rows collected so far (pmchart
 // punches them out, §1d D3); rows leave only when older than the visible history.
 // Frames are appended as they arrive, but charts hear of them once per tick: the engine
-// fetches once per source and tick and sends each chart its frame, one message each, so the
-// first frame of a burst waits COALESCE_MS for the rest and then every chart is told at once
+// fetches once per source and tick and posts every chart's frame of that tick in one message
+// on the hub's port (EngineApi.openLivePort: no reply, no per-chart callback), a frame's
+// plots only when they changed; the first frame of a burst (several sources) still waits
+// COALESCE_MS for the rest and then every chart is told at once
 // (one React render, whose redraw requests the frame loop serves in the next animation frame
 // together with the DOM changes: one frame per tick). While the page is hidden nothing is
 // told; the rows collected meanwhile are drawn at once when it shows again.
-import { asEngineError, getEngine, remoteCallback } from '../engine-client';
-import type { EngineError, LiveEvent, PlotRequest, SeriesBlock, SourceHandle } from '../../workers/engine-types';
+import { asEngineError, getEngine, portForEngine } from '../engine-client';
+import type { EngineError, LiveBatchEntry, LiveWireEvent, PlotRequest, SeriesBlock, SourceHandle } from '../../workers/engine-types';
 
 /** Bound on the rows one chart keeps, whatever the history and interval. */
 const MAX_ROWS = 100_000;
@@ -22,6 +24,8 @@ const COALESCE_MS = 20;
 interface LiveSeries {
   key: string;
   watchId: Promise<number> | undefined;
+  /** The tag its frames come under on the hub's port (with watchId). */
+  tag: number;
   times: number[];
   columns: { plot: number; instId: number; instName: string; values: number[] }[];
   plots: SeriesBlock['plots'];
@@ -41,6 +45,20 @@ export class LiveHub {
   private flushPending = false;
   /** Time of the newest frame of any live source (the right edge of live charts). */
   latestMs = NaN;
+  /** Where each running watch's events go, by tag; the port they come on, opened at the first watch. */
+  private readonly tagged = new Map<number, (e: LiveWireEvent) => void>();
+  private nextTag = 1;
+  private port: MessagePort | undefined;
+
+  private openPort(): void {
+    if (this.port) return;
+    const channel = new MessageChannel();
+    this.port = channel.port1;
+    this.port.onmessage = (m: MessageEvent<LiveBatchEntry[]>) => {
+      for (const { tag, event } of m.data) this.tagged.get(tag)?.(event);
+    };
+    void getEngine().openLivePort(portForEngine(channel.port2));
+  }
 
   version(chartId: string): number {
     return this.versions.get(chartId) ?? 0;
@@ -71,7 +89,7 @@ export class LiveHub {
       s = undefined;
     }
     if (!s) {
-      s = { key, watchId: undefined, times: [], columns: [], plots: [], error: undefined, historyMs, intervalMs, snapshot: undefined };
+      s = { key, watchId: undefined, tag: 0, times: [], columns: [], plots: [], error: undefined, historyMs, intervalMs, snapshot: undefined };
       this.series.set(id, s);
     }
     const live = s;
@@ -84,8 +102,11 @@ export class LiveHub {
     if (!live.watchId) {
       // A resumed stream starts after a gap: break the line there.
       if (live.times.length > 0) this.append(live, { t: live.times[live.times.length - 1] ?? 0, gap: true });
-      const listener = remoteCallback((e: LiveEvent) => this.onEvent(chartId, live, e));
-      live.watchId = getEngine().watchLive(handle, { plots, rate, intervalMs }, listener);
+      this.openPort();
+      const tag = this.nextTag++;
+      live.tag = tag;
+      this.tagged.set(tag, (e) => this.onEvent(chartId, live, e));
+      live.watchId = getEngine().watchLiveTagged(handle, { plots, rate, intervalMs }, tag);
       live.watchId.catch((e: unknown) => {
         live.error = asEngineError(e, 'live');
         this.bump(chartId);
@@ -106,16 +127,17 @@ export class LiveHub {
   private stop(s: LiveSeries): void {
     const w = s.watchId;
     s.watchId = undefined;
+    this.tagged.delete(s.tag);
     if (w) void w.then((id) => getEngine().unwatchLive(id), () => undefined);
   }
 
-  private onEvent(chartId: string, s: LiveSeries, e: LiveEvent): void {
+  private onEvent(chartId: string, s: LiveSeries, e: LiveWireEvent): void {
     if (e.kind === 'error') {
       s.error = e.error;
     } else {
       const b = e.block;
       s.error = undefined;
-      s.plots = b.plots;
+      if (b.plots) s.plots = b.plots;
       if (s.columns.length === 0 || s.columns.length !== b.columns.length) s.columns = b.columns.map((c) => ({ plot: c.plot, instId: c.instId, instName: c.instName, values: s.times.map(() => NaN) }));
       const t = b.timestamps[0] ?? Date.now();
       const last = s.times[s.times.length - 1];
