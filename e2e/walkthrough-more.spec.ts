@@ -1,10 +1,12 @@
 // More defects met walking the newcomer walkthrough (shared docs), one test each, from the
 // default page exactly as `npm start` opens it, with real drops of real QA archives.
-import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { BAD, chartMetric, dropFiles, labelStartMs, legendNumber, pmvalAt, position, setIntervalSec, source } from './dash';
-import { openDemo } from './menus';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { BAD, QA, chartMetric, dropFiles, labelSpanMs, labelStartMs, legendNumber, pmvalAt, position, setIntervalSec, source } from './dash';
+import { openDemo, settled } from './menus';
 
 /** Every file of a QA badarchive. */
 const badFiles = (base: string): string[] => readdirSync(BAD).filter((f) => f.startsWith(`${base}.`) && /\.(index|meta|\d+)$/.test(f)).map((f) => `${BAD}/${f}`);
@@ -48,4 +50,126 @@ test.describe('archives libpcp opens that pmlogcheck warns of', () => {
     expect(want).toBeGreaterThan(0);
     await expect.poll(() => legendNumber(c, label), { timeout: 30_000 }).toBeCloseTo(want, 6);
   });
+});
+
+/** Every volume, meta and index file of a QA archive (compressed or not). */
+const archive = (base: string): string[] => readdirSync(QA).filter((f) => f.startsWith(`${base}.`) && /\.(index|meta|\d+)(\.xz)?$/.test(f)).map((f) => `${QA}/${f}`);
+
+/** What an empty chart draws: y tick labels, units, horizontal and vertical grid lines; where its hint sits against its plot body. */
+async function emptyChartLooks(c: Locator): Promise<{ yTicks: number; units: string; hLines: number; vLines: number; hintOffsetPx: number }> {
+  return c.evaluate((el) => {
+    const body = el.querySelector('[data-testid="chart-body"]')?.getBoundingClientRect();
+    const hint = el.querySelector('.chart-overlay-text')?.getBoundingClientRect();
+    return {
+      yTicks: el.querySelectorAll('[data-testid="y-tick"]').length,
+      units: el.querySelector('[data-testid="y-units"]')?.textContent ?? '',
+      hLines: el.querySelectorAll('.plot-grid .grid-line').length,
+      vLines: el.querySelectorAll('.plot-vlines .grid-line').length,
+      hintOffsetPx: body && hint ? Math.abs(hint.left + hint.width / 2 - (body.left + body.width / 2)) + Math.abs(hint.top + hint.height / 2 - (body.top + body.height / 2)) : NaN,
+    };
+  });
+}
+
+test.describe('an empty chart', () => {
+  test('"+ Chart" and a new tab\'s chart: the tab\'s x range, no made-up y scale or grid, the hint centred', async ({ page }) => {
+    await openDemo(page);
+    await dropFiles(page, archive('20180416.10.00'));
+    await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    await expect(page.getByTestId('chart')).toHaveCount(5);
+    await page.getByTestId('add-chart').click();
+    await page.getByTestId('editor-close').click();
+    await settled(page);
+    const charts = page.getByTestId('chart');
+    const empty = charts.last();
+    await expect(empty.getByTestId('chart-overlay')).toHaveText('No metrics yet: add some from the metric browser');
+    // The tab's one x range, with its time grid.
+    const win = async (c: Locator): Promise<string> => `${await c.getAttribute('data-window-start')}–${await c.getAttribute('data-window-end')}`;
+    expect(await win(empty)).toBe(await win(charts.first()));
+    const looks = await emptyChartLooks(empty);
+    expect(looks).toMatchObject({ yTicks: 0, units: '', hLines: 0 });
+    expect(looks.vLines).toBeGreaterThan(0);
+    expect(looks.hintOffsetPx).toBeLessThan(2);
+    // A chart with metrics keeps its y axis.
+    expect((await emptyChartLooks(charts.first())).yTicks).toBeGreaterThan(1);
+
+    await page.getByTestId('add-tab').click();
+    await page.getByTestId('add-chart').click();
+    await page.getByTestId('editor-close').click();
+    await expect(charts).toHaveCount(1);
+    await expect(charts.first().getByTestId('chart-overlay')).toHaveText(/No metrics yet/);
+    await expect(page.getByTestId('time-axis')).toHaveAttribute('data-window-end', (await charts.first().getAttribute('data-window-end')) ?? '');
+    expect(await emptyChartLooks(charts.first())).toMatchObject({ yTicks: 0, units: '', hLines: 0 });
+  });
+});
+
+/**
+ * Watches the active tab from now on: whether any legend said "no value", any chart showed
+ * an overlay ("Loading…", "No data"), a loading bar showed, and which windows the first
+ * chart showed.
+ */
+async function watchCharts(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen = { noValue: 0, overlay: 0, loading: 0, windows: new Set<string>() };
+    (window as unknown as { seen: typeof seen }).seen = seen;
+    const look = (): void => {
+      const grid = document.querySelector('[data-testid="chart-grid"]');
+      if (!grid) return;
+      for (const v of grid.querySelectorAll('[data-testid="legend-value"]')) if (v.textContent === 'no value') seen.noValue++;
+      seen.overlay += grid.querySelectorAll('[data-testid="chart-overlay"]').length;
+      seen.loading += grid.querySelectorAll('[data-testid="chart-loading"]').length > 0 ? 1 : 0;
+      const c = grid.querySelector('[data-testid="chart"]');
+      if (c) seen.windows.add(`${c.getAttribute('data-window-start')}–${c.getAttribute('data-window-end')}`);
+    };
+    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    const frame = (): void => {
+      look();
+      requestAnimationFrame(frame);
+    };
+    frame();
+  });
+}
+
+async function seenCharts(page: Page): Promise<{ noValue: number; overlay: number; loading: number; windows: string[] }> {
+  return page.evaluate(() => {
+    const s = (window as unknown as { seen: { noValue: number; overlay: number; loading: number; windows: Set<string> } }).seen;
+    return { noValue: s.noValue, overlay: s.overlay, loading: s.loading, windows: [...s.windows] };
+  });
+}
+
+test('"Whole archive" on two joined archives keeps the charts drawn, with values, until the whole span arrives', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pmdash-whole-'));
+  try {
+    // Two consecutive archives of one host, as pmlogger's rotation leaves them.
+    execFileSync('pmlogextract', ['-T', '+2h', `${QA}/20180416.10.00`, join(dir, 'a')]);
+    execFileSync('pmlogextract', ['-S', '+2h', `${QA}/20180416.10.00`, join(dir, 'b')]);
+    await openDemo(page);
+    await dropFiles(page, ['a', 'b'].flatMap((n) => ['meta', 'index', '0'].map((s) => join(dir, `${n}.${s}`))));
+    await expect(page.locator('[data-testid="source"][data-status="ready"][data-label="a … b"]')).toHaveCount(1, { timeout: 60_000 });
+    await expect(page.getByTestId('chart')).toHaveCount(5);
+    await settled(page);
+    const first = page.getByTestId('chart').first();
+    const before = `${await first.getAttribute('data-window-start')}–${await first.getAttribute('data-window-end')}`;
+    await watchCharts(page);
+    await page.getByTestId('range-picker').click();
+    await page.getByTestId('range-whole').click();
+    await settled(page);
+    const bar = page.getByTestId('time-bar');
+    const p = Number(await bar.getAttribute('data-position'));
+    const w = Number(await bar.getAttribute('data-window'));
+    const after = `${p - w}–${p}`;
+    await expect(first).toHaveAttribute('data-window-start', String(p - w));
+    const seen = await seenCharts(page);
+    // Read meanwhile (the loading bar), the old window stayed drawn with its values, then the new one came.
+    expect(seen.loading).toBeGreaterThan(0);
+    expect(seen.noValue).toBe(0);
+    expect(seen.overlay).toBe(0);
+    expect(seen.windows.every((x) => x === before || x === after)).toBe(true);
+    expect(seen.windows).toContain(after);
+    // The legends then show libpcp's values at the new position and step.
+    const span = labelSpanMs(join(dir, 'a'));
+    const load = page.getByTestId('chart').filter({ hasText: 'Average Load' });
+    await expect.poll(() => legendNumber(load, '1 min'), { timeout: 30_000 }).toBeCloseTo(pmvalAt(`${join(dir, 'a')},${join(dir, 'b')}`, 'kernel.all.load', (p - span.startMs) / 1000, Number(await bar.getAttribute('data-interval')) / 1000, '1 minute'), 4);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

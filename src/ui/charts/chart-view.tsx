@@ -88,10 +88,11 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
   }, []);
 
   const liveChart = useMemo(() => isLiveChart(chart, sources), [chart, sources]);
+  const empty = chart.plots.length === 0;
   useEffect(() => {
     // A heatmap draws itself (heatmap-plot.tsx); the strip under it stays empty.
-    surface?.setContent({ data: heatmap ? { ...data, series: [] } : data, style: heatmap ? 'line' : chart.style, yScale: chart.yScale, zone, colors, dataT0Ms: range.t0Ms, dataT1Ms: range.t1Ms, live: liveChart });
-  }, [surface, data, heatmap, chart.style, chart.yScale, zone, colors, range, liveChart]);
+    surface?.setContent({ data: heatmap ? { ...data, series: [] } : data, style: heatmap ? 'line' : chart.style, yScale: chart.yScale, zone, colors, dataT0Ms: range.t0Ms, dataT1Ms: range.t1Ms, live: liveChart, empty });
+  }, [surface, data, heatmap, chart.style, chart.yScale, zone, colors, range, liveChart, empty]);
 
   // Layout effect: the strip slides in the same frame as the position changes.
   useLayoutEffect(() => {
@@ -100,7 +101,7 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
 
   const title = chart.title.replace(/%h/g, [...new Set(chart.plots.map((p) => (hosts.get(p.sourceId) ?? '').split('.')[0]))].filter(Boolean).join(','));
   const visibleData = data.series.some((s) => !s.hidden && hasValueIn(s, win.t0Ms, win.t1Ms));
-  const overlay = chart.plots.length === 0
+  const overlay = empty
     ? 'No metrics yet: add some from the metric browser'
     : !visibleData && !loading && blocks.size > 0
       ? 'No data in this time window'
@@ -129,7 +130,6 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
       <header className="chart-head">
         <h3 data-testid="chart-title">{title || 'Untitled chart'}</h3>
         <div className="chart-tools">
-          {loading && <span className="spinner" aria-label="loading" />}
           <button type="button" title="Move up" onClick={() => dash().movedChart(chart.id, -1)}>↑</button>
           <button type="button" title="Move down" onClick={() => dash().movedChart(chart.id, 1)}>↓</button>
           <button type="button" title={chart.legendTable ? 'Legend as a list' : 'Legend as a table: min, max, avg and last over the window, sortable'} data-testid="legend-table-toggle" aria-pressed={chart.legendTable === true} onClick={() => dash().changedChart(chart.id, { legendTable: !chart.legendTable, legend: true })}>Σ</button>
@@ -174,7 +174,8 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
         <div className="chart-canvas" ref={el} data-testid="chart-canvas" />
         <Crosshair surface={surface} t0Ms={win.t0Ms} t1Ms={win.t1Ms} color={colors.pointer} />
         {drag && Math.abs(drag.x1 - drag.x0) >= 5 && <div className="zoom-band" data-testid="zoom-band" style={{ left: Math.min(drag.x0, drag.x1), width: Math.abs(drag.x1 - drag.x0) }} />}
-        {overlay && <div className="chart-overlay" data-testid="chart-overlay">{overlay}</div>}
+        {loading && <div className="spinner" role="progressbar" aria-label="loading" data-testid="chart-loading" />}
+        {overlay && <div className={empty ? 'chart-overlay empty' : 'chart-overlay'} data-testid="chart-overlay"><span className="chart-overlay-text">{overlay}</span></div>}
         {heatmap && <HeatmapPlot chart={chart} series={data.series} t0Ms={win.t0Ms} t1Ms={win.t1Ms} zone={zone} />}
         {!heatmap && <ChartTooltip chartId={chart.id} surface={surface} series={data.series} percent={chart.style === 'utilization'} zone={zone} t0Ms={win.t0Ms} t1Ms={win.t1Ms} />}
       </div>
