@@ -173,3 +173,57 @@ test('"Whole archive" on two joined archives keeps the charts drawn, with values
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test.describe('two archives of one host on two days', () => {
+  const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+  const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const day = (ms: number): string => {
+    const d = new Date(ms);
+    return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, '0')}`;
+  };
+
+  test('the time range names the end\'s day when it is not the start\'s; a window in the gap between them draws no made-up y scale', async ({ page }) => {
+    await openDemo(page);
+    await dropFiles(page, [...archive('20180415.09.16'), ...archive('20180416.10.00')]);
+    await expect(page.locator('[data-testid="source"][data-status="ready"][data-label^="20180415.09.16"]')).toHaveCount(1, { timeout: 60_000 });
+    await page.getByTestId('zone').selectOption('utc');
+    await page.getByTestId('range-picker').click();
+    await page.getByTestId('range-whole').click();
+    await settled(page);
+    const bar = page.getByTestId('time-bar');
+    const p = Number(await bar.getAttribute('data-position'));
+    const w = Number(await bar.getAttribute('data-window'));
+    expect(day(p - w)).not.toBe(day(p));
+    const label = (await page.getByTestId('range-picker').innerText()).trim();
+    const [from, to] = label.split(' – ');
+    expect(from?.startsWith(day(p - w))).toBe(true);
+    expect(to?.startsWith(day(p))).toBe(true);
+
+    // Two hours in the night between the archives (pmdumplog -L: the first ends on the 15th, the next starts on the 16th).
+    const first = labelSpanMs(`${QA}/20180415.09.16`);
+    const next = labelSpanMs(`${QA}/20180416.10.00`);
+    const t0 = first.endMs + 3_600_000;
+    expect(t0 + 2 * 3_600_000).toBeLessThan(next.startMs);
+    const iso = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+    await page.getByTestId('range-picker').click();
+    await page.getByTestId('range-from').fill(iso(t0));
+    await page.getByTestId('range-to').fill(iso(t0 + 2 * 3_600_000));
+    await page.getByTestId('range-apply').click();
+    await settled(page);
+    // The range is on one day: the end's day is left out.
+    await expect(page.getByTestId('range-picker')).toHaveText(new RegExp(`^${day(t0)} [0-9:]+ 2018 – [0-9:]+ 2018$`));
+    const load = page.getByTestId('chart').filter({ hasText: 'Average Load' });
+    await expect(load.getByTestId('chart-overlay')).toHaveText('No data in this time window');
+    expect(await emptyChartLooks(load)).toMatchObject({ yTicks: 0, units: '', hLines: 0 });
+    // A percent chart keeps its 0–100 scale: it is not made up.
+    const cpu = page.getByTestId('chart').filter({ hasText: 'CPU Utilization' });
+    await expect(cpu.getByTestId('chart-overlay')).toHaveText('No data in this time window');
+    expect((await emptyChartLooks(cpu)).yTicks).toBeGreaterThan(1);
+    // Back where there is data, the load's scale comes back.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('End');
+    await settled(page);
+    await expect(load.getByTestId('chart-overlay')).toHaveCount(0);
+    await expect.poll(async () => (await emptyChartLooks(load)).yTicks).toBeGreaterThan(1);
+  });
+});

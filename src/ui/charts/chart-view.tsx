@@ -89,10 +89,14 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
 
   const liveChart = useMemo(() => isLiveChart(chart, sources), [chart, sources]);
   const empty = chart.plots.length === 0;
+  const visibleData = data.series.some((s) => !s.hidden && hasValueIn(s, win.t0Ms, win.t1Ms));
+  // No values to scale (no metrics, or none in the window under an automatic scale): no y axis
+  // made up for them (a 0–1 scale with grid lines); a fixed or percent scale is the user's, kept.
+  const bare = empty || (!visibleData && !heatmap && !percent && chart.yScale.mode === 'auto');
   useEffect(() => {
     // A heatmap draws itself (heatmap-plot.tsx); the strip under it stays empty.
-    surface?.setContent({ data: heatmap ? { ...data, series: [] } : data, style: heatmap ? 'line' : chart.style, yScale: chart.yScale, zone, colors, dataT0Ms: range.t0Ms, dataT1Ms: range.t1Ms, live: liveChart, empty });
-  }, [surface, data, heatmap, chart.style, chart.yScale, zone, colors, range, liveChart, empty]);
+    surface?.setContent({ data: heatmap ? { ...data, series: [] } : data, style: heatmap ? 'line' : chart.style, yScale: chart.yScale, zone, colors, dataT0Ms: range.t0Ms, dataT1Ms: range.t1Ms, live: liveChart, empty: bare });
+  }, [surface, data, heatmap, chart.style, chart.yScale, zone, colors, range, liveChart, bare]);
 
   // Layout effect: the strip slides in the same frame as the position changes.
   useLayoutEffect(() => {
@@ -100,7 +104,6 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
   }, [surface, win.t0Ms, win.t1Ms]);
 
   const title = chart.title.replace(/%h/g, [...new Set(chart.plots.map((p) => (hosts.get(p.sourceId) ?? '').split('.')[0]))].filter(Boolean).join(','));
-  const visibleData = data.series.some((s) => !s.hidden && hasValueIn(s, win.t0Ms, win.t1Ms));
   const overlay = empty
     ? 'No metrics yet: add some from the metric browser'
     : !visibleData && !loading && blocks.size > 0
