@@ -227,3 +227,25 @@ test.describe('two archives of one host on two days', () => {
     await expect.poll(async () => (await emptyChartLooks(load)).yTicks).toBeGreaterThan(1);
   });
 });
+
+test.describe('a set of archives in the sources panel', () => {
+  test.use({ viewport: { width: 1400, height: 900 } });
+
+  test('its "FIRST … LAST" name keeps the first name whole and cuts the last, never "……"', async ({ page }) => {
+    await openDemo(page);
+    await dropFiles(page, [...archive('20180415.09.16'), ...archive('20180416.10.00')]);
+    const set = page.locator('[data-testid="source"][data-status="ready"][data-label^="20180415.09.16"]');
+    await expect(set).toHaveCount(1, { timeout: 60_000 });
+    const name = set.locator('.source-name');
+    await expect(name).toHaveAttribute('title', '20180415.09.16 … 20180416.10.00');
+    const cut = await name.evaluate((el) => {
+      const first = el.querySelector('.source-name-first');
+      const last = el.querySelector('.source-name-last');
+      return { first: first ? first.scrollWidth - first.clientWidth : NaN, last: last ? last.scrollWidth - last.clientWidth : NaN, text: el.textContent };
+    });
+    expect(cut.text).toBe('20180415.09.16 … 20180416.10.00');
+    // The panel is too narrow for the whole name: the last name is cut, the first is not.
+    expect(cut.first).toBe(0);
+    expect(cut.last).toBeGreaterThan(0);
+  });
+});

@@ -146,18 +146,17 @@ function tabWaiting(chartIds: readonly string[], charts: Readonly<Record<string,
  * never flashes empty charts or "no value" legends; the charts' loading bars say it comes.
  * Small moves (play, steps) find their data in the padded blocks and are shown at once.
  */
+/** The window each tab's charts showed at the last commit (no state: playing re-renders nothing more). */
+const lastShown = new Map<string, ChartWindow>();
+
 function useShownWindow(tabId: string | undefined, chartIds: readonly string[], charts: Readonly<Record<string, ChartSpec>>, sources: readonly SourceEntry[], win: ChartWindow, live: boolean): ChartWindow {
   useCacheVersion(chartIds);
-  const [held, setHeld] = useState<{ readonly tabId: string; readonly win: ChartWindow } | undefined>(undefined);
-  const keep = !live && tabId !== undefined && held !== undefined && held.tabId === tabId && tabWaiting(chartIds, charts, sources, win);
-  // React's "state from the previous render": the window last shown, updated while rendering.
-  if (!live && !keep && tabId !== undefined && (held?.tabId !== tabId || !sameWindow(held.win, win))) setHeld({ tabId, win });
-  return keep ? held.win : win;
-}
-
-function sameWindow(a: ChartWindow, b: ChartWindow): boolean {
-  // Object.is: a window not yet known (NaN) is the same as itself.
-  return Object.is(a.t0Ms, b.t0Ms) && Object.is(a.t1Ms, b.t1Ms) && Object.is(a.intervalMs, b.intervalMs) && Object.is(a.anchorMs, b.anchorMs);
+  const held = tabId === undefined ? undefined : lastShown.get(tabId);
+  const shown = !live && held !== undefined && tabWaiting(chartIds, charts, sources, win) ? held : win;
+  useLayoutEffect(() => {
+    if (tabId !== undefined) lastShown.set(tabId, shown);
+  });
+  return shown;
 }
 
 /** The window every archive chart of a tab fetches: the dashboard's time. */
