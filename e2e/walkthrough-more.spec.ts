@@ -249,3 +249,31 @@ test.describe('a set of archives in the sources panel', () => {
     expect(cut.last).toBeGreaterThan(0);
   });
 });
+
+test.describe('a chart the user makes', () => {
+  test.use({ viewport: { width: 1400, height: 900 } });
+
+  test('"+ Chart" and the browser\'s New chart bring the new chart into view instead of adding it below the fold', async ({ page }) => {
+    await openDemo(page);
+    await dropFiles(page, archive('20180416.10.00'));
+    await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    await expect(page.getByTestId('chart')).toHaveCount(5);
+    const grid = page.getByTestId('chart-grid');
+    // The Overview is taller than the grid: a chart added last is out of sight unless scrolled to.
+    expect(await grid.evaluate((g) => g.scrollHeight > g.clientHeight)).toBe(true);
+    const inView = (c: Locator): Promise<boolean> =>
+      c.evaluate((el) => {
+        const g = el.closest('[data-testid="chart-grid"]')?.getBoundingClientRect();
+        const r = el.getBoundingClientRect();
+        // Its title and plot on screen (its legend may grow below as values come).
+        const body = el.querySelector('[data-testid="chart-body"]')?.getBoundingClientRect();
+        return g !== undefined && body !== undefined && r.top >= g.top - 1 && body.bottom <= g.bottom + 1;
+      });
+    const c = await chartMetric(page, 'disk.dev.read');
+    await expect.poll(() => inView(c)).toBe(true);
+    await grid.evaluate((g) => g.scrollTo({ top: 0 }));
+    await page.getByTestId('add-chart').click();
+    await expect.poll(() => inView(page.getByTestId('chart').last())).toBe(true);
+    await expect(page.getByTestId('chart').last().getByTestId('chart-overlay')).toHaveText(/No metrics yet/);
+  });
+});

@@ -12,6 +12,7 @@ import { liveHub } from '../series/live-hub';
 import { seriesCache } from '../series/series-cache';
 import { PLOT_LEFT, PLOT_RIGHT } from './chart-option';
 import { NEW_CHART_TITLE, type ChartSpec, type SourceEntry } from '../state/model';
+import { revealChart } from './reveal';
 
 export function TabBar() {
   const tabs = useDash((s) => s.tabs);
@@ -50,7 +51,7 @@ export function TabBar() {
         </div>
       ))}
       <button type="button" className="tab-add" title="New tab" data-testid="add-tab" onClick={() => dash().addedTab(`Tab ${tabs.length + 1}`)}>+ Tab</button>
-      <button type="button" className="tab-add" title="New empty chart" data-testid="add-chart" onClick={() => { const id = dash().addedChart({ title: NEW_CHART_TITLE, style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, plots: [], hidden: [] }); dash().openedEditor(id); }}>+ Chart</button>
+      <button type="button" className="tab-add" title="New empty chart" data-testid="add-chart" onClick={() => { const id = dash().addedChart({ title: NEW_CHART_TITLE, style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, plots: [], hidden: [] }); revealChart(id); dash().openedEditor(id); }}>+ Chart</button>
     </nav>
   );
 }

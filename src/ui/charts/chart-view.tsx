@@ -18,6 +18,7 @@ import { ChartTooltip, Crosshair } from './chart-hover';
 import { PlotSurface } from './plot-surface';
 import { isLiveChart, useChartSeries, type ChartWindow } from './use-chart-series';
 import { ChartResizer, DEFAULT_CHART_PX } from './chart-resizer';
+import { takeReveal } from './reveal';
 import { chartColors, useTheme } from '../theme/theme';
 import type { SeriesBlock } from '../../workers/engine-types';
 import './charts.css';
@@ -87,6 +88,12 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
     };
   }, []);
 
+  // A chart the user just made (reveal.ts) is brought into view.
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (takeReveal(chart.id)) section.current?.scrollIntoView({ block: 'nearest' });
+  });
+
   const liveChart = useMemo(() => isLiveChart(chart, sources), [chart, sources]);
   const empty = chart.plots.length === 0;
   const visibleData = data.series.some((s) => !s.hidden && hasValueIn(s, win.t0Ms, win.t1Ms));
@@ -129,7 +136,7 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
   // data-window-start/end: the visible window (epoch ms) in the DOM, as the time bar's
   // data-position is; a live tab has no DOM time axis to read it from.
   return (
-    <section className={current ? 'chart current' : 'chart'} data-testid="chart" data-chart-id={chart.id} data-title={title} data-style={chart.style} data-window-start={win.t0Ms} data-window-end={win.t1Ms} onPointerDownCapture={() => dash().selectedChart(chart.id)} onFocusCapture={() => dash().selectedChart(chart.id)}>
+    <section ref={section} className={current ? 'chart current' : 'chart'} data-testid="chart" data-chart-id={chart.id} data-title={title} data-style={chart.style} data-window-start={win.t0Ms} data-window-end={win.t1Ms} onPointerDownCapture={() => dash().selectedChart(chart.id)} onFocusCapture={() => dash().selectedChart(chart.id)}>
       <header className="chart-head">
         <h3 data-testid="chart-title">{title || 'Untitled chart'}</h3>
         <div className="chart-tools">
