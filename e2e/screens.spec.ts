@@ -59,3 +59,15 @@ test('a corrupt archive beside a working one', async ({ page }) => {
   // Its error is told once, in the notification area under the header.
   await expect(page.getByTestId('notices')).toHaveScreenshot('corrupt-archive-notice.png');
 });
+
+test('an empty chart after "+ Chart"', async ({ page }) => {
+  await overview(page);
+  await page.getByTestId('add-chart').click();
+  await page.getByTestId('editor-close').click();
+  const empty = chart(page, 'New chart');
+  await empty.scrollIntoViewIfNeeded();
+  await page.mouse.move(0, 0);
+  await settled(page);
+  // The tab's time grid, no y scale, the hint centred.
+  await expect(empty).toHaveScreenshot('empty-chart.png');
+});

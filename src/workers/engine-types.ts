@@ -83,7 +83,7 @@ export type ProgressFn = (p: Progress) => void;
 
 /** An error as a plain object: Comlink keeps only an Error's message, so convert at the edge. */
 export interface EngineError {
-  /** PM_ERR_* spelling (or an errno name, or 'EINTERNAL' for a bug). */
+  /** PM_ERR_* spelling (or an errno name, 'EINTERNAL' for a bug, 'pmlogcheck' for that tool's warnings). */
   readonly code: string;
   readonly message: string;
   /** Where: file, host, offset, metric, expression. */

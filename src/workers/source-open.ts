@@ -15,7 +15,7 @@ import { FolderFileSet } from './folder-file-set';
 import { openWebSocketTransport } from '../pcp-core/pdu/websocket-transport';
 import { parseArchiveFileName } from '../pcp-core/io/archive-file-name';
 import { posixBasename, posixDirname } from '../pcp-core/io/posix-path';
-import type { ProgressFn, SourceSpec } from './engine-types';
+import type { EngineError, ProgressFn, SourceSpec } from './engine-types';
 import { timestampToMs } from './series-time';
 
 /** An opened source: its context plus what the facade reports about it. */
@@ -28,7 +28,8 @@ export interface OpenedSource {
   readonly intervalMs: number;
   /** The archives the source spans, in time order (one name each); [] for live. */
   readonly archives: readonly string[];
-  readonly warnings: readonly PmError[];
+  /** What the user should know about a source that opened: libpcp errors, or pmlogcheck's warnings (desc-check.ts). */
+  readonly warnings: readonly (PmError | EngineError)[];
   /**
    * For an archive that can be read again as pmlogger grows it (a URL, a folder): reads it
    * again and returns its new end in epoch ms (ArchiveContext.follow) and its archives (a
@@ -111,7 +112,7 @@ async function archiveOpened(ctx: ArchiveContext, name: string): Promise<OpenedS
   try {
     const endMs = timestampToMs(await ctx.archiveEnd());
     const intervalMs = await probeInterval(ctx);
-    return { ctx, name, endMs, intervalMs, archives: archiveNames(ctx), warnings: [] };
+    return { ctx, name, endMs, intervalMs, archives: archiveNames(ctx), warnings: ctx.set.warnings().map((w) => ({ code: 'pmlogcheck', message: w.message, context: w.file })) };
   } catch (e) {
     await ctx.close();
     throw e;

@@ -8,10 +8,11 @@
 import type { ArchiveFiles } from '../io/archive-files';
 import type { ByteSource } from '../io/byte-source';
 import { PM_ERR_LOGOVERLAP, PmError } from '../errors';
-import type { Timestamp } from '../types';
+import type { PmId, Timestamp } from '../types';
 import { Archive, type OpenStoredFile } from './archive';
 import type { ArchiveLabel } from './label';
 import { ArchiveMetadata } from './metadata';
+import { checkDescs, type ArchiveWarning } from './desc-check';
 import { compareTimestamps } from '../time/timestamp';
 
 export interface ArchiveSetOptions {
@@ -83,6 +84,15 @@ export class ArchiveSet {
       throw e;
     }
     return new ArchiveSet(sorted, metadata, list.map((f) => f.name), open, options.checkFeatures);
+  }
+
+  /**
+   * What pmlogcheck would warn of in the metadata of the set's archives (desc-check.ts), in
+   * its words: libpcp opens such archives, so does the set; the user is told once.
+   */
+  warnings(): ArchiveWarning[] {
+    const nameOf = (id: PmId): string | undefined => this.metadata.pmns.nameAll(id)[0];
+    return this.archives.flatMap((a) => checkDescs(a.name, a.metaCounts.descIds.flatMap((id) => this.metadata.desc(id) ?? []), nameOf));
   }
 
   /** pmGetArchiveLabel: the label of the earliest archive. */

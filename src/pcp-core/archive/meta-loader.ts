@@ -7,6 +7,7 @@
 import { DecodeError, PM_ERR_LOGREC, PM_ERR_RECTYPE, PmError } from '../errors';
 import type { LogFormat } from './log-format';
 import type { ArchiveMetadata } from './metadata';
+import type { PmId } from '../types';
 import {
   TYPE_DESC,
   TYPE_INDOM,
@@ -32,6 +33,8 @@ export interface MetaCounts {
   indom: number;
   label: number;
   text: number;
+  /** The pmid of every descriptor record, in file order (pmlogcheck's checks: desc-check.ts). */
+  descIds: PmId[];
 }
 
 /**
@@ -72,7 +75,7 @@ export function wholeRecordsEnd(bytes: Uint8Array, from: number): number {
 function loadMetaRecords(bytes: Uint8Array, from: number, source: string, meta: ArchiveMetadata): MetaCounts {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const size = bytes.length;
-  const counts: MetaCounts = { records: 0, desc: 0, indom: 0, label: 0, text: 0 };
+  const counts: MetaCounts = { records: 0, desc: 0, indom: 0, label: 0, text: 0, descIds: [] };
   let pos = from;
   for (let index = 1; ; index++) {
     // Header: i32 length (trailer included), i32 type. Fewer than 8 bytes left is the end.
@@ -96,6 +99,7 @@ function loadMetaRecords(bytes: Uint8Array, from: number, source: string, meta: 
           const desc = decodeDescFields(view, body);
           meta.addDesc(desc);
           counts.desc++;
+          counts.descIds.push(desc.pmid);
           meta.descRecords++;
           let k = body + 20;
           if (len === 32) {

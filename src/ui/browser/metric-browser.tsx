@@ -10,6 +10,7 @@ import { buildTree, searchRows, visibleRows, type Row } from './pmns-tree';
 import { VirtualList } from './virtual-list';
 import { addPlotsChecked } from '../charts/add-plots';
 import { NEW_CHART_TITLE } from '../state/model';
+import { revealChart } from '../charts/reveal';
 
 const ROW = 22;
 const NO_NAMES: readonly string[] = [];
@@ -90,9 +91,10 @@ export function MetricBrowser() {
     if (currentChart && currentChart.plots.length === 0) {
       if (currentChart.title === NEW_CHART_TITLE || currentChart.title === '') dash().changedChart(currentChart.id, { title: name });
       dash().addedPlots(currentChart.id, [plot]);
+      revealChart(currentChart.id);
       return;
     }
-    dash().addedChart({ title: name, style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, plots: [plot], hidden: [] });
+    revealChart(dash().addedChart({ title: name, style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, plots: [plot], hidden: [] }));
   };
 
   if (!source) return <div className="browser empty" data-testid="metric-browser">Open an archive or host to browse its metrics.</div>;
@@ -150,7 +152,7 @@ export function MetricBrowser() {
                 <button type="button" data-testid="add-new-chart" onClick={() => newChart(details.name)}>
                   New chart
                 </button>
-                <button type="button" data-testid="add-to-chart" disabled={!currentChart} title={currentChart ? `Add to “${currentChart.title}”` : 'Click a chart first'} onClick={() => currentChart && void addPlotsChecked(currentChart, [plotFor(details.name)])}>
+                <button type="button" data-testid="add-to-chart" disabled={!currentChart} title={currentChart ? `Add to “${currentChart.title}”` : 'Click a chart first'} onClick={() => { if (!currentChart) return; revealChart(currentChart.id); void addPlotsChecked(currentChart, [plotFor(details.name)]); }}>
                   Add to current chart
                 </button>
               </div>

@@ -11,7 +11,8 @@ import { archiveWishes, isLiveChart, plotsBySource, type ChartWindow } from './u
 import { liveHub } from '../series/live-hub';
 import { seriesCache } from '../series/series-cache';
 import { PLOT_LEFT, PLOT_RIGHT } from './chart-option';
-import { NEW_CHART_TITLE } from '../state/model';
+import { NEW_CHART_TITLE, type ChartSpec, type SourceEntry } from '../state/model';
+import { revealChart } from './reveal';
 
 export function TabBar() {
   const tabs = useDash((s) => s.tabs);
@@ -50,7 +51,7 @@ export function TabBar() {
         </div>
       ))}
       <button type="button" className="tab-add" title="New tab" data-testid="add-tab" onClick={() => dash().addedTab(`Tab ${tabs.length + 1}`)}>+ Tab</button>
-      <button type="button" className="tab-add" title="New empty chart" data-testid="add-chart" onClick={() => { const id = dash().addedChart({ title: NEW_CHART_TITLE, style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, plots: [], hidden: [] }); dash().openedEditor(id); }}>+ Chart</button>
+      <button type="button" className="tab-add" title="New empty chart" data-testid="add-chart" onClick={() => { const id = dash().addedChart({ title: NEW_CHART_TITLE, style: 'line', yScale: { mode: 'auto' }, legend: true, rate: true, plots: [], hidden: [] }); revealChart(id); dash().openedEditor(id); }}>+ Chart</button>
     </nav>
   );
 }
@@ -119,6 +120,46 @@ function useViewWidth(grid: RefObject<HTMLDivElement | null>, hasTab: boolean): 
   }, [grid, hasTab]);
 }
 
+/** Re-renders whenever the series cache's entries of any of these charts change. */
+function useCacheVersion(chartIds: readonly string[]): number {
+  const subscribe = useCallback(
+    (cb: () => void) => {
+      const stops = chartIds.map((id) => seriesCache.subscribe(id, cb));
+      return () => stops.forEach((s) => s());
+    },
+    [chartIds],
+  );
+  return useSyncExternalStore(subscribe, () => chartIds.reduce((n, id) => n + seriesCache.version(id), 0));
+}
+
+/** True while a chart of the tab has data drawn but waits for that of window `win`. */
+function tabWaiting(chartIds: readonly string[], charts: Readonly<Record<string, ChartSpec>>, sources: readonly SourceEntry[], win: ChartWindow): boolean {
+  return chartIds.some((id) => {
+    const chart = charts[id];
+    return chart !== undefined && archiveWishes(chart.rate, plotsBySource(chart), sources, win).some(({ sourceId, wish }) => seriesCache.waiting(id, sourceId, wish));
+  });
+}
+
+/**
+ * The window a tab's archive charts and axis show: the dashboard's, except that while the
+ * data of a new window is read the last one shown stays (Grafana keeps a panel's series until
+ * the new query answers), so a jump (whole archive, Home, a typed time, a new interval)
+ * never flashes empty charts or "no value" legends; the charts' loading bars say it comes.
+ * Small moves (play, steps) find their data in the padded blocks and are shown at once.
+ */
+/** The window each tab's charts showed at the last commit (no state: playing re-renders nothing more). */
+const lastShown = new Map<string, ChartWindow>();
+
+function useShownWindow(tabId: string | undefined, chartIds: readonly string[], charts: Readonly<Record<string, ChartSpec>>, sources: readonly SourceEntry[], win: ChartWindow, live: boolean): ChartWindow {
+  useCacheVersion(chartIds);
+  const held = tabId === undefined ? undefined : lastShown.get(tabId);
+  const shown = !live && held !== undefined && tabWaiting(chartIds, charts, sources, win) ? held : win;
+  useLayoutEffect(() => {
+    if (tabId !== undefined) lastShown.set(tabId, shown);
+  });
+  return shown;
+}
+
 /** The window every archive chart of a tab fetches: the dashboard's time. */
 function archiveWindow(w: { readonly positionMs: number; readonly windowMs: number; readonly intervalMs: number; readonly anchorMs: number }): ChartWindow {
   return { t0Ms: w.positionMs - w.windowMs, t1Ms: w.positionMs, intervalMs: w.intervalMs, anchorMs: w.anchorMs };
@@ -163,7 +204,8 @@ export function ChartGrid() {
   const archiveWin = archiveWindow(w);
   // A live tab ends at the newest frame (now, before the first) and shows the chosen history.
   const end = Number.isFinite(liveEnd) ? liveEnd : opened;
-  const win: ChartWindow = live ? { ...archiveWin, t0Ms: end - w.liveHistoryMs, t1Ms: end } : archiveWin;
+  const target: ChartWindow = live ? { ...archiveWin, t0Ms: end - w.liveHistoryMs, t1Ms: end } : archiveWin;
+  const win = useShownWindow(tab?.id, chartIds, charts, sources, target, live);
   // After every chart's layout effect has asked for its window (children's run first), before
   // any chart is drawn: the worker reads while the charts are built.
   useLayoutEffect(() => seriesCache.flush());

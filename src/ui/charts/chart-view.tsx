@@ -18,6 +18,7 @@ import { ChartTooltip, Crosshair } from './chart-hover';
 import { PlotSurface } from './plot-surface';
 import { isLiveChart, useChartSeries, type ChartWindow } from './use-chart-series';
 import { ChartResizer, DEFAULT_CHART_PX } from './chart-resizer';
+import { takeReveal } from './reveal';
 import { chartColors, useTheme } from '../theme/theme';
 import type { SeriesBlock } from '../../workers/engine-types';
 import './charts.css';
@@ -47,12 +48,11 @@ function blocksRange(blocks: ReadonlyMap<string, SeriesBlock>): { t0Ms: number; 
 }
 
 /** The title bar, memoized: a live sample changes nothing in it, so its buttons are not rendered again. */
-const ChartHead = memo(function ChartHead({ chartId, title, loading, legendTable }: { chartId: string; title: string; loading: boolean; legendTable: boolean }) {
+const ChartHead = memo(function ChartHead({ chartId, title, legendTable }: { chartId: string; title: string; legendTable: boolean }) {
   return (
     <header className="chart-head">
       <h3 data-testid="chart-title">{title || 'Untitled chart'}</h3>
       <div className="chart-tools">
-        {loading && <span className="spinner" aria-label="loading" />}
         <button type="button" title="Move up" onClick={() => dash().movedChart(chartId, -1)}>↑</button>
         <button type="button" title="Move down" onClick={() => dash().movedChart(chartId, 1)}>↓</button>
         <button type="button" title={legendTable ? 'Legend as a list' : 'Legend as a table: min, max, avg and last over the window, sortable'} data-testid="legend-table-toggle" aria-pressed={legendTable} onClick={() => dash().changedChart(chartId, { legendTable: !legendTable, legend: true })}>Σ</button>
@@ -104,11 +104,22 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
     };
   }, []);
 
+  // A chart the user just made (reveal.ts) is brought into view.
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (takeReveal(chart.id)) section.current?.scrollIntoView({ block: 'nearest' });
+  });
+
   const liveChart = useMemo(() => isLiveChart(chart, sources), [chart, sources]);
+  const empty = chart.plots.length === 0;
+  const visibleData = data.series.some((s) => !s.hidden && hasValueIn(s, win.t0Ms, win.t1Ms));
+  // No values to scale (no metrics, or none in the window under an automatic scale): no y axis
+  // made up for them (a 0–1 scale with grid lines); a fixed or percent scale is the user's, kept.
+  const bare = empty || (!visibleData && !heatmap && !percent && chart.yScale.mode === 'auto');
   useEffect(() => {
     // A heatmap draws itself (heatmap-plot.tsx); the strip under it stays empty.
-    surface?.setContent({ data: heatmap ? { ...data, series: [] } : data, style: heatmap ? 'line' : chart.style, yScale: chart.yScale, zone, colors, dataT0Ms: range.t0Ms, dataT1Ms: range.t1Ms, live: liveChart });
-  }, [surface, data, heatmap, chart.style, chart.yScale, zone, colors, range, liveChart]);
+    surface?.setContent({ data: heatmap ? { ...data, series: [] } : data, style: heatmap ? 'line' : chart.style, yScale: chart.yScale, zone, colors, dataT0Ms: range.t0Ms, dataT1Ms: range.t1Ms, live: liveChart, empty: bare });
+  }, [surface, data, heatmap, chart.style, chart.yScale, zone, colors, range, liveChart, bare]);
 
   // Layout effect: the strip slides in the same frame as the position changes.
   useLayoutEffect(() => {
@@ -116,8 +127,7 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
   }, [surface, win.t0Ms, win.t1Ms]);
 
   const title = chart.title.replace(/%h/g, [...new Set(chart.plots.map((p) => (hosts.get(p.sourceId) ?? '').split('.')[0]))].filter(Boolean).join(','));
-  const visibleData = data.series.some((s) => !s.hidden && hasValueIn(s, win.t0Ms, win.t1Ms));
-  const overlay = chart.plots.length === 0
+  const overlay = empty
     ? 'No metrics yet: add some from the metric browser'
     : !visibleData && !loading && blocks.size > 0
       ? 'No data in this time window'
@@ -142,8 +152,8 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
   // data-window-start/end: the visible window (epoch ms) in the DOM, as the time bar's
   // data-position is; a live tab has no DOM time axis to read it from.
   return (
-    <section className={current ? 'chart current' : 'chart'} data-testid="chart" data-chart-id={chart.id} data-title={title} data-style={chart.style} data-window-start={win.t0Ms} data-window-end={win.t1Ms} onPointerDownCapture={() => dash().selectedChart(chart.id)} onFocusCapture={() => dash().selectedChart(chart.id)}>
-      <ChartHead chartId={chart.id} title={title} loading={loading} legendTable={chart.legendTable === true} />
+    <section ref={section} className={current ? 'chart current' : 'chart'} data-testid="chart" data-chart-id={chart.id} data-title={title} data-style={chart.style} data-window-start={win.t0Ms} data-window-end={win.t1Ms} onPointerDownCapture={() => dash().selectedChart(chart.id)} onFocusCapture={() => dash().selectedChart(chart.id)}>
+      <ChartHead chartId={chart.id} title={title} legendTable={chart.legendTable === true} />
       <div
         className="chart-body"
         data-testid="chart-body"
@@ -181,7 +191,8 @@ export function ChartView({ chart, win, fetchWin, zone, current }: Props) {
         <div className="chart-canvas" ref={el} data-testid="chart-canvas" />
         <Crosshair surface={surface} t0Ms={win.t0Ms} t1Ms={win.t1Ms} color={colors.pointer} />
         {drag && Math.abs(drag.x1 - drag.x0) >= 5 && <div className="zoom-band" data-testid="zoom-band" style={{ left: Math.min(drag.x0, drag.x1), width: Math.abs(drag.x1 - drag.x0) }} />}
-        {overlay && <div className="chart-overlay" data-testid="chart-overlay">{overlay}</div>}
+        {loading && <div className="spinner" role="progressbar" aria-label="loading" data-testid="chart-loading" />}
+        {overlay && <div className={empty ? 'chart-overlay empty' : 'chart-overlay'} data-testid="chart-overlay"><span className="chart-overlay-text">{overlay}</span></div>}
         {heatmap && <HeatmapPlot chart={chart} series={data.series} t0Ms={win.t0Ms} t1Ms={win.t1Ms} zone={zone} />}
         {!heatmap && <ChartTooltip chartId={chart.id} surface={surface} series={data.series} percent={chart.style === 'utilization'} zone={zone} t0Ms={win.t0Ms} t1Ms={win.t1Ms} />}
       </div>

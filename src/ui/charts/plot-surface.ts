@@ -44,6 +44,8 @@ export interface SurfaceContent {
    * anyway and a strip wider than the window would only be more pixels to paint.
    */
   readonly live?: boolean;
+  /** A chart without plots: the tab's time grid only, no y scale (nothing to scale). */
+  readonly empty?: boolean;
 }
 
 /** What the strip on screen was drawn for (x in zone-shifted ms). */
@@ -292,8 +294,17 @@ export class PlotSurface implements FrameClient {
     setData(this.root, 'drawnEnd', String(c.dataT1Ms));
     this.shiftPx = NaN;
     this.slide((w0 - r0) * (widthPx / (r1 - r0)));
-    this.drawAxis(y, c);
+    if (c.empty) this.clearAxis();
+    else this.drawAxis(y, c);
     this.drawRightAxis(y2, c);
+  }
+
+  /** No y axis, units or horizontal grid lines: an empty chart has no values to scale. */
+  private clearAxis(): void {
+    this.y = undefined;
+    this.yAxis.replaceChildren();
+    this.grid.replaceChildren();
+    for (const k of ['units', 'color', 'min', 'max']) delete this.yAxis.dataset[k];
   }
 
   /** An axis's tick labels and rotated units title (left `y`, right `y2`), at the plot area's heights. */

@@ -42,6 +42,13 @@ function sentence(what: string, e: EngineError): string {
   return `${what}: ${e.message}${where}`;
 }
 
+/** The code of the warnings pmlogcheck would give (the core's desc-check.ts), whose text names the file already. */
+const PMLOGCHECK = 'pmlogcheck';
+
+function warningLine(w: EngineError): string {
+  return w.code === PMLOGCHECK || !w.context || w.message.includes(w.context) ? w.message : `${w.message} (${w.context})`;
+}
+
 function sourceItems(sources: readonly SourceEntry[]): Item[] {
   const out: Item[] = [];
   for (const s of sources) {
@@ -56,8 +63,14 @@ function sourceItems(sources: readonly SourceEntry[]): Item[] {
     if (s.status === 'ready' && c && c.state !== 'connected' && c.state !== 'closed') {
       out.push({ key: `${s.id}:connection`, kind: 'warning', sourceId: s.id, text: `Live ${name}: ${connectionText(c)}`, details: c.error ? detailsOf(c.error) : undefined });
     }
-    for (const [i, w] of (s.status === 'ready' ? (s.summary?.warnings ?? []) : []).entries()) {
-      out.push({ key: `${s.id}:warning${i}`, kind: 'warning', sourceId: s.id, text: sentence(name, w), details: detailsOf(w) });
+    const warnings = s.status === 'ready' ? (s.summary?.warnings ?? []) : [];
+    const first = warnings[0];
+    if (first) {
+      // One row per source however many there are: the first in full, all of them on demand.
+      const checks = warnings.every((w) => w.code === PMLOGCHECK) ? ", as pmlogcheck reports them" : '';
+      const count = warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`;
+      const more = warnings.length > 1 ? ` (and ${warnings.length - 1} more)` : '';
+      out.push({ key: `${s.id}:warnings`, kind: 'warning', sourceId: s.id, text: `${name} opened with ${count}${checks}: ${warningLine(first)}${more}`, details: warnings.map(warningLine).join('\n') });
     }
   }
   return out;

@@ -195,3 +195,39 @@ describe('SeriesCache', () => {
     expect(firstTail({ t0Ms: 0, t1Ms: (2 * FIRST_ROWS - 1) * 1000, stepMs: 1000 })).toBeUndefined();
   });
 });
+
+describe('SeriesCache.waiting', () => {
+  it('is true while a chart with data drawn waits for a new window, not yet asked or being read; false once answered or failed', async () => {
+    const resolvers: ((ok: boolean) => void)[] = [];
+    const cache = new SeriesCache((req) => new Promise((res, rej) => resolvers.push((ok) => (ok ? res(block(req.t0Ms, req.t1Ms, req.stepMs)) : rej(new Error('no'))))));
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    const a = wish(20_000, 30_000);
+    const b = wish(60_000, 70_000);
+    // Nothing drawn yet: nothing to keep showing.
+    expect(cache.waiting('c', 's', a)).toBe(false);
+    cache.want('c', 's', a);
+    await tick();
+    expect(cache.waiting('c', 's', a)).toBe(false);
+    resolvers.shift()?.(true);
+    await tick();
+    await tick();
+    expect(cache.waiting('c', 's', a)).toBe(false);
+    // A jump: waiting before the chart asks, and while it is read.
+    expect(cache.waiting('c', 's', b)).toBe(true);
+    cache.want('c', 's', b);
+    await tick();
+    expect(cache.waiting('c', 's', b)).toBe(true);
+    resolvers.shift()?.(true);
+    await tick();
+    await tick();
+    expect(cache.waiting('c', 's', b)).toBe(false);
+    // A failed read does not keep the old window forever.
+    const c = wish(80_000, 90_000);
+    cache.want('c', 's', c);
+    await tick();
+    resolvers.shift()?.(false);
+    await tick();
+    await tick();
+    expect(cache.waiting('c', 's', c)).toBe(false);
+  });
+});

@@ -179,6 +179,22 @@ export class SeriesCache {
     this.send(chartId, key, slot, wish);
   }
 
+  /**
+   * True while a chart has data drawn for this source but not yet for `wish`'s window: being
+   * read, or not asked for yet (the chart asks in its layout effect, after the grid renders).
+   * The grid keeps showing the window it showed meanwhile (chart-grid.tsx), as Grafana keeps
+   * a panel's series until the new query answers. False once an answer or an error came.
+   */
+  waiting(chartId: string, sourceId: string, wish: SeriesWish): boolean {
+    const slot = this.slots.get(`${chartId}|${sourceId}`);
+    if (!slot?.block || slot.specKey !== JSON.stringify([wish.handle, wish.plots, wish.rate])) return false;
+    const need = neededWindow(wish.visible, wish.bounds, wish.anchorMs, wish.stepMs);
+    if (covers(slot.block, need)) return false;
+    if (slot.inflight) return true;
+    const asked = slot.visible;
+    return asked === undefined || asked.t0Ms !== need.t0Ms || asked.t1Ms !== need.t1Ms || asked.stepMs !== need.stepMs;
+  }
+
   /** Forgets a chart (unmounted or removed): late answers are dropped. */
   drop(chartId: string): void {
     for (const key of [...this.slots.keys()]) if (key.startsWith(`${chartId}|`)) this.slots.delete(key);

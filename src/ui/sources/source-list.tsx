@@ -78,6 +78,18 @@ function FollowNote({ s }: { s: SourceEntry }) {
   return null;
 }
 
+/** A set's "FIRST … LAST" name is cut in its last part, so the cut never doubles the "…" between them. */
+function SourceName({ label }: { label: string }) {
+  const cut = label.indexOf(' … ');
+  if (cut < 0) return <span className="source-name" title={label}>{label}</span>;
+  return (
+    <span className="source-name set" title={label}>
+      <span className="source-name-first">{label.slice(0, cut)} … </span>
+      <span className="source-name-last">{label.slice(cut + 3)}</span>
+    </span>
+  );
+}
+
 function SourceRow({ s, current, zone, others }: { s: SourceEntry; current: boolean; zone: DisplayZone; others: readonly SourceEntry[] }) {
   const sum = s.summary;
   const [shifting, setShifting] = useState(false);
@@ -85,7 +97,7 @@ function SourceRow({ s, current, zone, others }: { s: SourceEntry; current: bool
     <li className={`source ${s.status}${current ? ' current' : ''}`} data-testid="source" data-status={s.status} data-label={s.label} onClick={() => selectSource(s.id)}>
       <div className="source-head">
         <span className="source-kind">{sum?.kind === 'live' || s.origin.kind === 'live' ? 'LIVE' : 'ARCHIVE'}</span>
-        <span className="source-name" title={s.label}>{s.label}</span>
+        <SourceName label={s.label} />
         {s.status === 'ready' && sum?.kind === 'archive' && (
           <button type="button" className="small" data-testid="shift-source" aria-expanded={shifting} title="Shift in time, to overlay another day or host" onClick={(e) => { e.stopPropagation(); setShifting(!shifting); }}>⇆</button>
         )}

@@ -46,6 +46,18 @@ export async function applyTypedRange(from: string, to: string): Promise<string 
   return undefined;
 }
 
+/**
+ * "Sun Apr 15 09:16:18 2018 – 14:28:18 2018": the end's weekday, month and day are left out
+ * only when it falls on the start's day; a range over days names both.
+ */
+function rangeLabel(t0Ms: number, t1Ms: number, zone: DisplayZone): string {
+  const a = formatCtime(t0Ms, zone);
+  const b = formatCtime(t1Ms, zone);
+  const day = /^\w+ \w+ +\d+ /;
+  const sameDay = day.exec(a)?.[0] === day.exec(b)?.[0] && a.slice(-4) === b.slice(-4);
+  return `${a} – ${sameDay ? b.replace(day, '') : b}`;
+}
+
 export function RangePicker({ zone }: { zone: DisplayZone }) {
   const [open, setOpen] = useState(false);
   const [from, setFrom] = useState('');
@@ -58,7 +70,7 @@ export function RangePicker({ zone }: { zone: DisplayZone }) {
     dash().showedRange(t0, t1);
     setOpen(false);
   };
-  const label = have ? `${formatCtime(t.positionMs - t.windowMs, zone)} – ${formatCtime(t.positionMs, zone).replace(/^\w+ \w+ \d+ /, '')}` : 'no archive';
+  const label = have ? rangeLabel(t.positionMs - t.windowMs, t.positionMs, zone) : 'no archive';
   // Like the header menus: a click elsewhere or Escape closes it, so it never stays over the charts.
   const root = useRef<HTMLSpanElement>(null);
   const button = useRef<HTMLButtonElement>(null);
