@@ -83,6 +83,7 @@ class Extractor {
     const typeOf = (pmid: PmId): number | undefined => this.meta.desc(pmid)?.type;
     // All metrics: records are copied as stored (no decoding); a subset needs them decoded.
     const raw = this.options.pmids === undefined;
+    let volume = -1;
     for (;;) {
       let rec: LogRecord;
       try {
@@ -99,6 +100,10 @@ class Extractor {
       // Timestamps that go backwards are skipped, as pmFetchArchive skips them.
       if (this.last && compareTimestamps(t, this.last) < 0) continue;
       const archive = session.cursor.cur;
+      // Into the next volume (or archive): the pass goes on there, read ahead from this record.
+      const vol = archive * 1048576 + session.cursor.curVol;
+      if (volume >= 0 && vol !== volume) replay.prefetchPass(t, this.options.to);
+      volume = vol;
       if (raw && rec.numpmid > 0) this.copyRaw(rec, archive);
       else this.copy({ timestamp: t, sets: decodeValueSets(rec.buf, rec.view, rec, typeOf), mark: rec.numpmid === 0, synthetic: rec.virtual, archive });
     }
