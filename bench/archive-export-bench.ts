@@ -5,10 +5,11 @@
 // sides open the archive and write the hour; the engine runs in this process (as the worker
 // is long-lived, after one warm-up run, and idle between a user's exports: each run waits
 // for the engine's idle release, a forced collection, before the next), pmlogextract as its
-// own process. Medians, sides interleaved; the row's text also gives the export alone (the archive already open, as in the
-// app). As in the app's engine worker, whole .xz blocks decode in a pool of workers (here
-// worker_threads, xz-pool-node.ts) running the WebAssembly decoder, ahead of the reads. A
-// second row does the same on the archive decompressed at bench time: the copy without xz.
+// own process. Medians, sides interleaved; the row's text also gives the export alone (the
+// archive already open, as in the app). As in the app's engine worker, whole .xz blocks
+// decode in a pool of workers (here worker_threads, xz-pool-node.ts) running the WebAssembly
+// decoder, ahead of the reads. A second row does the same on the archive decompressed at
+// bench time: the copy without xz.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
