@@ -12,7 +12,7 @@ import { PM_LABEL_CONTEXT, PM_LABEL_INDOM } from '../context/context';
 import { memoryFileSet } from '../io';
 import { PM_TYPE_64, PM_VAL_DPTR, PM_VAL_SPTR, type Timestamp } from '../types';
 import { ArchiveWriter, type ArchiveImage } from './archive-writer';
-import { utf8Length } from './byte-writer';
+import { ArchiveByteWriter, utf8Length } from './byte-writer';
 import { at, build, D, desc, DESCS, events, set, T0 } from './testing/synthetic';
 
 async function readBack(img: ArchiveImage) {
@@ -133,6 +133,19 @@ describe('utf8Length', () => {
   it('counts what TextEncoder writes, without encoding', () => {
     for (const s of ['', 'cpu0', 'Größe', '磁盘', '😀 emoji', 'lone \ud800 high', 'lone \udc00 low', 'end \ud83d']) {
       expect(utf8Length(s)).toBe(new TextEncoder().encode(s).length);
+    }
+  });
+});
+
+describe('ArchiveByteWriter.text', () => {
+  it('writes in place what TextEncoder writes, ASCII or not, and says how many bytes', () => {
+    for (const s of ['', 'cpu0', 'Größe', '磁盘', '😀 emoji', 'lone \ud800 high', 'lone \udc00 low', 'end \ud83d', 'ascii then ü']) {
+      const w = new ArchiveByteWriter(4);
+      w.u8(7);
+      const n = w.text(s);
+      const expected = new TextEncoder().encode(s);
+      expect(n).toBe(expected.length);
+      expect([...w.current()]).toEqual([7, ...expected]);
     }
   });
 });

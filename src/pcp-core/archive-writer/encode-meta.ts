@@ -33,9 +33,9 @@ export function encodeDesc(w: ArchiveByteWriter, desc: Desc, names: readonly str
     // numnames is always written (libpcp's loader reads it even when it is 0).
     w.i32(names.length);
     for (const n of names) {
-      const b = utf8Bytes(n);
-      w.i32(b.length);
-      w.bytes(b);
+      const at = w.length;
+      w.i32(0);
+      w.patchI32(at, w.text(n));
     }
   });
 }
@@ -132,7 +132,8 @@ function labelOffsets(json: Uint8Array, labels: readonly Label[], what: string):
   return labels.map((l) => {
     const name = utf8Bytes(l.name);
     const value = utf8Bytes(l.value);
-    for (let at = indexOfBytes(json, utf8Bytes(`"${l.name}"`), from); at >= 0; at = indexOfBytes(json, utf8Bytes(`"${l.name}"`), at + 1)) {
+    const quoted = utf8Bytes(`"${l.name}"`);
+    for (let at = indexOfBytes(json, quoted, from); at >= 0; at = indexOfBytes(json, quoted, at + 1)) {
       let k = at + name.length + 2;
       while (json[k] === 0x20 || json[k] === 0x09) k++;
       if (json[k] !== 0x3a) continue;
@@ -181,7 +182,7 @@ export function encodeText(w: ArchiveByteWriter, type: number, ident: number, te
     w.u32(TYPE_TEXT);
     w.u32(type);
     w.u32(ident);
-    w.bytes(utf8Bytes(text));
+    w.text(text);
     w.u8(0);
   });
 }

@@ -69,6 +69,16 @@ export class LabelHistory {
     return [];
   }
 
+  /** The time of the first record of (level, ident) after `t` (when what `at` answers may
+   *  change next), or undefined when none is later. */
+  changeAfter(type: number, ident: number, t: Timestamp): Timestamp | undefined {
+    const chain = this.chains.get(keyOf(type, ident));
+    if (!chain) return undefined;
+    // Newest first: the oldest later record is the last one found later than t.
+    for (let i = chain.length - 1; i >= 0; i--) if (compareTimestamps(chain[i].stamp, t) > 0) return chain[i].stamp;
+    return undefined;
+  }
+
   /** Every (level, ident) with label records, for listings. */
   keys(): Array<{ level: number; ident: number }> {
     return [...this.chains.keys()].map((k) => {

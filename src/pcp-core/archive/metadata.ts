@@ -183,4 +183,9 @@ export class ArchiveMetadata {
   labelSets(level: number, ident: number, t?: Timestamp): readonly StoredLabelSet[] {
     return this.labels.at(level, ident, t);
   }
+
+  /** When the label sets of (level, ident) change next after `t` (undefined: never). */
+  labelChangeAfter(level: number, ident: number, t: Timestamp): Timestamp | undefined {
+    return this.labels.changeAfter(level, ident, t);
+  }
 }
