@@ -2,10 +2,14 @@
 // archives of different hosts and days (20180416.10.00 of brolley-t530, 20180102 of bozo),
 // aligns bozo's start with the other's, and charts kernel.all.load from both. The legend and
 // tooltip name each series' host; the tooltip gives each series its own time, and the values
-// there are pmval's at those times.
+// there are pmval's at those times. Exported as an archive, a shifted source's copy holds its
+// own records of the window, not those of the drawn (shifted) times.
 import { expect, test, type Page } from '@playwright/test';
 import { chart, dropFiles, labelStartMs, legendNumber, openApp, pmvalAt, QA, setIntervalSec, source } from './dash';
-import { selectTab } from './menus';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { download, selectTab, tabLabels } from './menus';
+import { scratchDir } from '../test/oracle';
 
 const BROLLEY = `${QA}/20180416.10.00`;
 const BOZO = `${QA}/20180102`;
@@ -88,4 +92,46 @@ test('two hosts on other days overlay: host-named series, each with its own time
   await expect(source(page, '20180102').getByTestId('shift-error')).toContainText('^ -- unexpected value');
   await source(page, '20180102').getByTestId('shift-reset').click();
   await expect(source(page, '20180102').getByTestId('source-shift')).toHaveCount(0);
+});
+
+test('a shifted source exports its own records of the window (the shift taken back), which pmlogcheck passes', async ({ page }) => {
+  await openApp(page);
+  await dropFiles(page, FILES);
+  await expect(source(page, '20180102')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await source(page, '20180102').getByTestId('shift-source').click();
+  await source(page, '20180102').getByTestId('shift-align').selectOption({ label: '20180416.10.00' });
+  const shift = source(page, '20180102').getByTestId('source-shift');
+  await expect(shift).toBeVisible();
+  const offsetMs = Number(await shift.getAttribute('data-offset'));
+  // bozo's own Overview (the tab whose charts are bozo's): a 10 min window at its (shifted) start.
+  for (const label of await tabLabels(page)) {
+    await selectTab(page, label);
+    if ((await page.getByTestId('chart-title').first().textContent())?.endsWith('[bozo]')) break;
+  }
+  await expect(page.getByTestId('chart-title').first()).toHaveText(/\[bozo\]$/);
+  await setIntervalSec(page, 10);
+  await page.getByTestId('window').selectOption('60');
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Home');
+  const bar = page.getByTestId('time-bar');
+  const positionMs = Number(await bar.getAttribute('data-position'));
+  const windowMs = Number(await bar.getAttribute('data-window'));
+  const d = await download(page, 'export', 'export-archive');
+  const dir = scratchDir('pmdash-e2e-shifted-');
+  execFileSync('tar', ['-xf', await d.path(), '-C', dir]);
+  const base = join(dir, d.suggestedFilename().replace(/\.tar$/, ''));
+  expect(execFileSync('pmlogcheck', [base], { encoding: 'utf8' })).toBe('');
+  // The copy's label spans bozo's own window, not the drawn (shifted) one.
+  const dump = execFileSync('pmdumplog', ['-Z', 'UTC', base], { encoding: 'utf8' });
+  const label = execFileSync('pmdumplog', ['-Z', 'UTC', '-L', base], { encoding: 'utf8' });
+  const secs = (m: RegExpExecArray | null): number => (m ? Date.parse(`${m[1]} ${m[2]} UTC`) : NaN);
+  const start = secs(/commencing +\w+ (\w+ +\d+ [\d:]+)\.\d+ (\d+)/.exec(label));
+  const end = secs(/ending +\w+ (\w+ +\d+ [\d:]+)\.\d+ (\d+)/.exec(label));
+  const ownT0 = positionMs - windowMs - offsetMs;
+  const ownT1 = positionMs - offsetMs;
+  expect(dump.split('\n').length).toBeGreaterThan(5);
+  expect(start).toBeGreaterThanOrEqual(ownT0 - 1000);
+  expect(end).toBeLessThanOrEqual(ownT1 + 1000);
+  expect(end).toBeGreaterThan(start);
 });

@@ -317,7 +317,9 @@ export async function exportArchives(): Promise<number> {
   for (const src of archives) {
     if (src.handle === undefined) continue;
     try {
-      const out = await getEngine().exportArchive(src.handle, t0, t1);
+      // A shifted source is drawn at its own time + offsetMs: its records are at the window less that.
+      const off = src.offsetMs ?? 0;
+      const out = await getEngine().exportArchive(src.handle, t0 - off, t1 - off);
       downloadBlob(new Blob([...out.tarParts], { type: 'application/x-tar' }), `${out.base}.tar`);
       notify('info', `${out.base}.tar: ${out.records} records of ${src.summary?.name ?? src.label} (unpack with "tar xf ${out.base}.tar", then e.g. "pmdumplog -a ${out.base}")`);
       done++;
