@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { BAD, QA, chartMetric, dropFiles, labelSpanMs, labelStartMs, legendNumber, pmvalAt, position, setIntervalSec, source } from './dash';
-import { openDemo, settled } from './menus';
+import { openDemo, selectTab, settled, tabLabels } from './menus';
 
 /** Every file of a QA badarchive. */
 const badFiles = (base: string): string[] => readdirSync(BAD).filter((f) => f.startsWith(`${base}.`) && /\.(index|meta|\d+)$/.test(f)).map((f) => `${BAD}/${f}`);
@@ -276,4 +276,28 @@ test.describe('a chart the user makes', () => {
     await expect.poll(() => inView(page.getByTestId('chart').last())).toBe(true);
     await expect(page.getByTestId('chart').last().getByTestId('chart-overlay')).toHaveText(/No metrics yet/);
   });
+});
+
+test('picking a tab makes a source it charts current: the header names the host whose charts are on screen, the window moves into its time', async ({ page }) => {
+  await openDemo(page);
+  await dropFiles(page, [...archive('20180416.10.00'), ...archive('20180102')]);
+  await expect(source(page, '20180416.10.00')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect(source(page, '20180102')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  const labels = await tabLabels(page);
+  expect(labels).toHaveLength(2);
+  const archiveOf: Record<string, string> = { bozo: '20180102', 'brolley-t530': '20180416.10.00' };
+  for (const label of [labels[0] ?? '', labels[1] ?? '', labels[0] ?? '']) {
+    await selectTab(page, label);
+    // The host the tab's charts are of, from their titles ("CPU Utilization [bozo]").
+    const title = (await page.getByTestId('chart-title').first().textContent()) ?? '';
+    const host = /\[([^\]]+)\]$/.exec(title)?.[1] ?? '';
+    const name = archiveOf[host];
+    expect(name, title).toBeDefined();
+    await expect(page.getByTestId('headline-host')).toHaveText(host);
+    await expect(source(page, name ?? '')).toHaveClass(/current/);
+    // Its own time (the two archives are months apart).
+    const span = labelSpanMs(`${QA}/${name}`);
+    await expect.poll(() => position(page)).toBeGreaterThan(span.startMs);
+    expect(await position(page)).toBeLessThanOrEqual(span.endMs + 1000);
+  }
 });

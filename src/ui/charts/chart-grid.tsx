@@ -13,6 +13,7 @@ import { seriesCache } from '../series/series-cache';
 import { PLOT_LEFT, PLOT_RIGHT } from './chart-option';
 import { NEW_CHART_TITLE, type ChartSpec, type SourceEntry } from '../state/model';
 import { revealChart } from './reveal';
+import { selectTab } from '../sources/open-sources';
 
 export function TabBar() {
   const tabs = useDash((s) => s.tabs);
@@ -45,7 +46,7 @@ export function TabBar() {
           {renaming === t.id ? (
             <input autoFocus defaultValue={t.label} aria-label="tab name" onBlur={(e) => { dash().renamedTab(t.id, e.target.value || t.label); setRenaming(undefined); }} onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} />
           ) : (
-            <button type="button" onClick={() => dash().selectedTab(t.id)} onDoubleClick={() => setRenaming(t.id)} onKeyDown={(e) => e.key === 'F2' && setRenaming(t.id)} title={`${t.label} (double-click or F2 to rename)`}>{t.label}</button>
+            <button type="button" onClick={() => selectTab(t.id)} onDoubleClick={() => setRenaming(t.id)} onKeyDown={(e) => e.key === 'F2' && setRenaming(t.id)} title={`${t.label} (double-click or F2 to rename)`}>{t.label}</button>
           )}
           {tabs.length > 1 && <button type="button" className="small" title="Close tab" onClick={() => dash().closedTab(t.id)}>✕</button>}
         </div>

@@ -222,6 +222,21 @@ export function selectSource(id: string): void {
 }
 
 /**
+ * The user picked a tab: the header, the metric browser and the time bar follow a source it
+ * charts (the header named one host over another's charts). A tab that charts the current
+ * source, or none, leaves the current source as it is.
+ */
+export function selectTab(tabId: string): void {
+  const d = dash();
+  d.selectedTab(tabId);
+  const tab = d.tabs.find((t) => t.id === tabId);
+  const charted = new Set(tab?.chartIds.flatMap((id) => d.charts[id]?.plots.map((p) => p.sourceId) ?? []) ?? []);
+  if (charted.size === 0 || (d.currentSourceId !== undefined && charted.has(d.currentSourceId))) return;
+  const next = d.sources.find((x) => charted.has(x.id) && x.status === 'ready');
+  if (next) d.choseSource(next.id);
+}
+
+/**
  * Opens a live host through the bridge. A pmcd already open (or opening) through the bridge,
  * under any spelling of the same target ("localhost" is "localhost:44321"), is shown instead
  * of connected a second time: two identical sources and tabs told the user nothing.
