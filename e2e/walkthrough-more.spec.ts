@@ -55,6 +55,15 @@ test.describe('archives libpcp opens that pmlogcheck warns of', () => {
 /** Every volume, meta and index file of a QA archive (compressed or not). */
 const archive = (base: string): string[] => readdirSync(QA).filter((f) => f.startsWith(`${base}.`) && /\.(index|meta|\d+)(\.xz)?$/.test(f)).map((f) => `${QA}/${f}`);
 
+/** The range picker's "Whole archive", then the window it gave: its end `p` and length `w` (ms). */
+async function showWholeArchive(page: Page): Promise<{ p: number; w: number }> {
+  await page.getByTestId('range-picker').click();
+  await page.getByTestId('range-whole').click();
+  await settled(page);
+  const bar = page.getByTestId('time-bar');
+  return { p: Number(await bar.getAttribute('data-position')), w: Number(await bar.getAttribute('data-window')) };
+}
+
 /** What an empty chart draws: y tick labels, units, horizontal and vertical grid lines; where its hint sits against its plot body. */
 async function emptyChartLooks(c: Locator): Promise<{ yTicks: number; units: string; hLines: number; vLines: number; hintOffsetPx: number }> {
   return c.evaluate((el) => {
@@ -150,12 +159,7 @@ test('"Whole archive" on two joined archives keeps the charts drawn, with values
     const first = page.getByTestId('chart').first();
     const before = `${await first.getAttribute('data-window-start')}–${await first.getAttribute('data-window-end')}`;
     await watchCharts(page);
-    await page.getByTestId('range-picker').click();
-    await page.getByTestId('range-whole').click();
-    await settled(page);
-    const bar = page.getByTestId('time-bar');
-    const p = Number(await bar.getAttribute('data-position'));
-    const w = Number(await bar.getAttribute('data-window'));
+    const { p, w } = await showWholeArchive(page);
     const after = `${p - w}–${p}`;
     await expect(first).toHaveAttribute('data-window-start', String(p - w));
     const seen = await seenCharts(page);
@@ -168,7 +172,7 @@ test('"Whole archive" on two joined archives keeps the charts drawn, with values
     // The legends then show libpcp's values at the new position and step.
     const span = labelSpanMs(join(dir, 'a'));
     const load = page.getByTestId('chart').filter({ hasText: 'Average Load' });
-    await expect.poll(() => legendNumber(load, '1 min'), { timeout: 30_000 }).toBeCloseTo(pmvalAt(`${join(dir, 'a')},${join(dir, 'b')}`, 'kernel.all.load', (p - span.startMs) / 1000, Number(await bar.getAttribute('data-interval')) / 1000, '1 minute'), 4);
+    await expect.poll(() => legendNumber(load, '1 min'), { timeout: 30_000 }).toBeCloseTo(pmvalAt(`${join(dir, 'a')},${join(dir, 'b')}`, 'kernel.all.load', (p - span.startMs) / 1000, Number(await page.getByTestId('time-bar').getAttribute('data-interval')) / 1000, '1 minute'), 4);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -187,12 +191,7 @@ test.describe('two archives of one host on two days', () => {
     await dropFiles(page, [...archive('20180415.09.16'), ...archive('20180416.10.00')]);
     await expect(page.locator('[data-testid="source"][data-status="ready"][data-label^="20180415.09.16"]')).toHaveCount(1, { timeout: 60_000 });
     await page.getByTestId('zone').selectOption('utc');
-    await page.getByTestId('range-picker').click();
-    await page.getByTestId('range-whole').click();
-    await settled(page);
-    const bar = page.getByTestId('time-bar');
-    const p = Number(await bar.getAttribute('data-position'));
-    const w = Number(await bar.getAttribute('data-window'));
+    const { p, w } = await showWholeArchive(page);
     expect(day(p - w)).not.toBe(day(p));
     const label = (await page.getByTestId('range-picker').innerText()).trim();
     const [from, to] = label.split(' – ');

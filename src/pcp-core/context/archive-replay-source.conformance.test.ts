@@ -48,6 +48,30 @@ async function open(failFirst = false, dir = QA_ARCHIVES, base = '20180102'): Pr
   return { ctx, reads };
 }
 
+type Opened = Awaited<ReturnType<typeof open>>;
+
+/**
+ * Ten minutes of the QA archive 20180416.10.00 cut by pmlogextract (which keeps its layout),
+ * opened twice (`plain`, `withAhead`) for `body`; both closed and the cut removed after.
+ */
+async function onTenMinutes(body: (plain: Opened, withAhead: Opened) => Promise<void>): Promise<void> {
+  const dir = scratchDir('pmdash-span-');
+  try {
+    const cut = await runTool('pmlogextract', ['-S', '@14:30:00', '-T', '@14:40:00', `${QA_ARCHIVES}/20180416.10.00`, join(dir, 'cut')]);
+    expect(cut.status, cut.stderr).toBe(0);
+    const plain = await open(false, dir, 'cut');
+    const withAhead = await open(false, dir, 'cut');
+    try {
+      await body(plain, withAhead);
+    } finally {
+      await plain.ctx.close();
+      await withAhead.ctx.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The whole archive on `count` samples, stepped; `ahead` false hides Context.prefetch. */
 async function stepped(ctx: ArchiveContext, count: number, ahead: boolean): Promise<(Result | number)[]> {
   const pmids = (await ctx.lookupNames(NAMES)).map((p) => p as PmId);
@@ -116,33 +140,21 @@ describe('stepped replay read-ahead', () => {
   });
 
   it('where pmlogger writes each interval in one burst, a re-seek near its entry reads no more', async () => {
-    // Ten minutes of the QA archive 20180416.10.00 (pmlogextract keeps its layout): an index
-    // entry every 10 s at a 180 KB record, a 15 KB record just after it. A re-seek nearer the
-    // entry before t reads forwards over the record at the entry after t; one nearer the
-    // entry after t reads back to the burst before t for the metrics' lower bounds.
-    const dir = scratchDir('pmdash-span-');
-    try {
-      const cut = await runTool('pmlogextract', ['-S', '@14:30:00', '-T', '@14:40:00', `${QA_ARCHIVES}/20180416.10.00`, join(dir, 'cut')]);
-      expect(cut.status, cut.stderr).toBe(0);
-      const plain = await open(false, dir, 'cut');
-      const withAhead = await open(false, dir, 'cut');
-      try {
-        const [count0, bytes0] = [withAhead.reads.count, withAhead.reads.bytes];
-        const blocks0 = plain.reads.bytes;
-        const samples = 15;
-        expect(await stepped(withAhead.ctx, samples, true)).toEqual(await stepped(plain.ctx, samples, false));
-        // One read per sample (samples ~0.8 MB apart), none of the replay's own for a
-        // record outside it; about two intervals (400 KB) each, a third of the blocks.
-        expect(withAhead.reads.count - count0).toBe(samples);
-        expect(withAhead.reads.bytes - bytes0).toBeLessThan(samples * 450 * 1024);
-        expect(withAhead.reads.bytes - bytes0).toBeLessThan((plain.reads.bytes - blocks0) / 2);
-      } finally {
-        await plain.ctx.close();
-        await withAhead.ctx.close();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    // In the ten minutes of 20180416.10.00: an index entry every 10 s at a 180 KB record, a
+    // 15 KB record just after it. A re-seek nearer the entry before t reads forwards over the
+    // record at the entry after t; one nearer the entry after t reads back to the burst
+    // before t for the metrics' lower bounds.
+    await onTenMinutes(async (plain, withAhead) => {
+      const [count0, bytes0] = [withAhead.reads.count, withAhead.reads.bytes];
+      const blocks0 = plain.reads.bytes;
+      const samples = 15;
+      expect(await stepped(withAhead.ctx, samples, true)).toEqual(await stepped(plain.ctx, samples, false));
+      // One read per sample (samples ~0.8 MB apart), none of the replay's own for a
+      // record outside it; about two intervals (400 KB) each, a third of the blocks.
+      expect(withAhead.reads.count - count0).toBe(samples);
+      expect(withAhead.reads.bytes - bytes0).toBeLessThan(samples * 450 * 1024);
+      expect(withAhead.reads.bytes - bytes0).toBeLessThan((plain.reads.bytes - blocks0) / 2);
+    });
   });
 
   it('on a grid just before each burst, the burst before t is read only as far back as the re-seeks read', async () => {
@@ -152,40 +164,28 @@ describe('stepped replay read-ahead', () => {
     // one such re-seek has shown that, later spans leave out the 180 KB record before it.
     // (hinv.ncpu, in the Overview, is logged in the 180 KB records only: its lower bound is
     // there, so the Overview's re-seeks read back over it and their spans keep it.)
-    const dir = scratchDir('pmdash-span-');
-    try {
-      const cut = await runTool('pmlogextract', ['-S', '@14:30:00', '-T', '@14:40:00', `${QA_ARCHIVES}/20180416.10.00`, join(dir, 'cut')]);
-      expect(cut.status, cut.stderr).toBe(0);
-      const plain = await open(false, dir, 'cut');
-      const withAhead = await open(false, dir, 'cut');
-      try {
-        const [count0, bytes0] = [withAhead.reads.count, withAhead.reads.bytes];
-        const count = 19;
-        const start = withAhead.ctx.source.kind === 'archive' ? withAhead.ctx.source.start : { sec: 0, nsec: 0 };
-        // 50 ms before the burst after the first, then every 30 s (three bursts: spans two
-        // bursts apart, too far to be read as one run).
-        const origin = { sec: start.sec + 9, nsec: start.nsec + 950_000_000 };
-        if (origin.nsec >= 1e9) [origin.sec, origin.nsec] = [origin.sec + 1, origin.nsec - 1e9];
-        const grid: InterpGrid = { origin, deltaNs: 30_000_000_000n, count };
-        // Samples 0–8 are read ahead before the first re-seek (two bursts each, run together
-        // here); those after, once it has read, one burst and a little each (~230 KB).
-        let afterFirst = NaN;
-        const got = await grided(withAhead.ctx, grid, true, (k) => {
-          if (k === 0) afterFirst = withAhead.reads.bytes;
-        });
-        expect(got).toEqual(await grided(plain.ctx, grid, false));
-        expect(got.filter((r) => typeof r !== 'number').length).toBe(count);
-        // One read per sample at most, none of the replay's own for a record outside them.
-        expect(withAhead.reads.count - count0).toBeLessThanOrEqual(count);
-        expect(withAhead.reads.bytes - afterFirst).toBeLessThan((count - 9) * 250 * 1024);
-        expect(withAhead.reads.bytes - bytes0).toBeLessThan(count * 400 * 1024);
-      } finally {
-        await plain.ctx.close();
-        await withAhead.ctx.close();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await onTenMinutes(async (plain, withAhead) => {
+      const [count0, bytes0] = [withAhead.reads.count, withAhead.reads.bytes];
+      const count = 19;
+      const start = withAhead.ctx.source.kind === 'archive' ? withAhead.ctx.source.start : { sec: 0, nsec: 0 };
+      // 50 ms before the burst after the first, then every 30 s (three bursts: spans two
+      // bursts apart, too far to be read as one run).
+      const origin = { sec: start.sec + 9, nsec: start.nsec + 950_000_000 };
+      if (origin.nsec >= 1e9) [origin.sec, origin.nsec] = [origin.sec + 1, origin.nsec - 1e9];
+      const grid: InterpGrid = { origin, deltaNs: 30_000_000_000n, count };
+      // Samples 0–8 are read ahead before the first re-seek (two bursts each, run together
+      // here); those after, once it has read, one burst and a little each (~230 KB).
+      let afterFirst = NaN;
+      const got = await grided(withAhead.ctx, grid, true, (k) => {
+        if (k === 0) afterFirst = withAhead.reads.bytes;
+      });
+      expect(got).toEqual(await grided(plain.ctx, grid, false));
+      expect(got.filter((r) => typeof r !== 'number').length).toBe(count);
+      // One read per sample at most, none of the replay's own for a record outside them.
+      expect(withAhead.reads.count - count0).toBeLessThanOrEqual(count);
+      expect(withAhead.reads.bytes - afterFirst).toBeLessThan((count - 9) * 250 * 1024);
+      expect(withAhead.reads.bytes - bytes0).toBeLessThan(count * 400 * 1024);
+    });
   });
 
   it('reads spans that nearly touch as one forward run: the same values', async () => {
