@@ -54,27 +54,37 @@ export function checkDescs(archive: string, descs: readonly Desc[], nameOf: (id:
   const file = `${archive}.meta`;
   const byId = new Map<number, Desc>();
   for (const d of descs) if (!byId.has(d.pmid >>> 0)) byId.set(d.pmid >>> 0, d);
+  // Every archive is checked as it opens: the usual case (no problem) costs one pass, no names
+  // looked up and no hash-walk order.
+  if (![...byId.values()].some((d) => descProblems(d).length > 0)) return [];
   const out: ArchiveWarning[] = [];
   for (const key of libpcpHashWalkOrder([...byId.keys()])) {
     const d = byId.get(key);
-    if (!d || d.type === PM_TYPE_NOSUPPORT) continue;
+    if (!d) continue;
+    const problems = descProblems(d);
+    if (problems.length === 0) continue;
     const head = `${file}: ${nameOf(d.pmid) ?? 'unknown'} [${formatPmId(d.pmid)}]: `;
-    const warn = (text: string): void => {
-      out.push({ file, message: head + text });
-    };
-    const u = d.units;
-    if (d.type < PM_TYPE_32 || d.type > PM_TYPE_HIGHRES_EVENT) warn(`bad type (${d.type}) in pmDesc`);
-    if (d.indom !== PM_INDOM_NULL && pmidDomain(d.pmid) !== indomDomain(d.indom)) warn(`domain of pmid (${pmidDomain(d.pmid)}) != domain of indom (${indomDomain(d.indom)})`);
-    if (d.sem !== PM_SEM_COUNTER && d.sem !== PM_SEM_INSTANT && d.sem !== PM_SEM_DISCRETE) warn(`bad semantics (${d.sem}) in pmDesc`);
-    // pmlogcheck's heuristic: a dimension outside -2..2 is not a real unit.
-    if (u.dimSpace < -2 || u.dimSpace > 2) warn(`bad dimension (${u.dimSpace}) for Space in pmDesc`);
-    if (u.dimTime < -2 || u.dimTime > 2) warn(`bad dimension (${u.dimTime}) for Time in pmDesc`);
-    if (u.dimCount < -2 || u.dimCount > 2) warn(`bad dimension (${u.dimCount}) for Count in pmDesc`);
-    if (u.dimSpace === 0 && u.scaleSpace !== 0) warn(`non-zero scale (${u.scaleSpace}) with zero dimension for Space in pmDesc`);
-    if (u.scaleSpace > PM_SPACE_EBYTE) warn(`bad scale (${u.scaleSpace}) for Space in pmDesc`);
-    if (u.dimTime === 0 && u.scaleTime !== 0) warn(`non-zero scale (${u.scaleTime}) with zero dimension for Time in pmDesc`);
-    if (u.scaleTime > PM_TIME_HOUR) warn(`bad scale (${u.scaleTime}) for Time in pmDesc`);
-    if (u.dimCount === 0 && u.scaleCount !== 0) warn(`non-zero scale (${u.scaleCount}) with zero dimension for Count in pmDesc`);
+    for (const text of problems) out.push({ file, message: head + text });
   }
+  return out;
+}
+
+/** What pmlogcheck says is wrong with one descriptor, in its order and words ([] for none). */
+function descProblems(d: Desc): string[] {
+  const out: string[] = [];
+  if (d.type === PM_TYPE_NOSUPPORT) return out;
+  const u = d.units;
+  if (d.type < PM_TYPE_32 || d.type > PM_TYPE_HIGHRES_EVENT) out.push(`bad type (${d.type}) in pmDesc`);
+  if (d.indom !== PM_INDOM_NULL && pmidDomain(d.pmid) !== indomDomain(d.indom)) out.push(`domain of pmid (${pmidDomain(d.pmid)}) != domain of indom (${indomDomain(d.indom)})`);
+  if (d.sem !== PM_SEM_COUNTER && d.sem !== PM_SEM_INSTANT && d.sem !== PM_SEM_DISCRETE) out.push(`bad semantics (${d.sem}) in pmDesc`);
+  // pmlogcheck's heuristic: a dimension outside -2..2 is not a real unit.
+  if (u.dimSpace < -2 || u.dimSpace > 2) out.push(`bad dimension (${u.dimSpace}) for Space in pmDesc`);
+  if (u.dimTime < -2 || u.dimTime > 2) out.push(`bad dimension (${u.dimTime}) for Time in pmDesc`);
+  if (u.dimCount < -2 || u.dimCount > 2) out.push(`bad dimension (${u.dimCount}) for Count in pmDesc`);
+  if (u.dimSpace === 0 && u.scaleSpace !== 0) out.push(`non-zero scale (${u.scaleSpace}) with zero dimension for Space in pmDesc`);
+  if (u.scaleSpace > PM_SPACE_EBYTE) out.push(`bad scale (${u.scaleSpace}) for Space in pmDesc`);
+  if (u.dimTime === 0 && u.scaleTime !== 0) out.push(`non-zero scale (${u.scaleTime}) with zero dimension for Time in pmDesc`);
+  if (u.scaleTime > PM_TIME_HOUR) out.push(`bad scale (${u.scaleTime}) for Time in pmDesc`);
+  if (u.dimCount === 0 && u.scaleCount !== 0) out.push(`non-zero scale (${u.scaleCount}) with zero dimension for Count in pmDesc`);
   return out;
 }
