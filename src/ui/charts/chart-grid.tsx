@@ -141,6 +141,9 @@ function tabWaiting(chartIds: readonly string[], charts: Readonly<Record<string,
   });
 }
 
+/** The window each tab's charts showed at the last commit (no state: playing re-renders nothing more). */
+const lastShown = new Map<string, ChartWindow>();
+
 /**
  * The window a tab's archive charts and axis show: the dashboard's, except that while the
  * data of a new window is read the last one shown stays (Grafana keeps a panel's series until
@@ -148,9 +151,6 @@ function tabWaiting(chartIds: readonly string[], charts: Readonly<Record<string,
  * never flashes empty charts or "no value" legends; the charts' loading bars say it comes.
  * Small moves (play, steps) find their data in the padded blocks and are shown at once.
  */
-/** The window each tab's charts showed at the last commit (no state: playing re-renders nothing more). */
-const lastShown = new Map<string, ChartWindow>();
-
 function useShownWindow(tabId: string | undefined, chartIds: readonly string[], charts: Readonly<Record<string, ChartSpec>>, sources: readonly SourceEntry[], win: ChartWindow, live: boolean): ChartWindow {
   useCacheVersion(chartIds);
   const held = tabId === undefined ? undefined : lastShown.get(tabId);
