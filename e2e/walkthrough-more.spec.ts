@@ -11,16 +11,21 @@ import { openDemo, selectTab, settled, tabLabels } from './menus';
 /** Every file of a QA badarchive. */
 const badFiles = (base: string): string[] => readdirSync(BAD).filter((f) => f.startsWith(`${base}.`) && /\.(index|meta|\d+)$/.test(f)).map((f) => `${BAD}/${f}`);
 
-/** pmlogcheck's warnings about the metric descriptors of a badarchive, run there (file names as it gives them). */
-function pmlogcheckDescWarnings(base: string): string[] {
+/**
+ * pmlogcheck's warnings about a badarchive's .meta and .index (record types, index entries,
+ * metric descriptors), run there (file names as it gives them): those an opening reports.
+ */
+function pmlogcheckWarnings(base: string): string[] {
   const run = spawnSync('pmlogcheck', [base], { cwd: BAD, encoding: 'utf8' });
-  return run.stderr.split('\n').filter((l) => / in pmDesc$|: domain of pmid \(/.test(l));
+  return run.stderr.split('\n').filter((l) => / in pmDesc$|: domain of pmid \(|\.index\[(entry|record) \d+\]: |\.meta\[record \d+\]: unexpected record type|: file missing for log volume /.test(l));
 }
 
 test.describe('archives libpcp opens that pmlogcheck warns of', () => {
-  for (const base of ['badmeta-2', 'archive-20141125-000009']) {
-    test(`${base}: its pmDesc warnings are one notice in pmlogcheck's words, all of them in its details`, async ({ page }) => {
-      const theirs = pmlogcheckDescWarnings(base);
+  // Descriptors (badmeta-2, archive-20141125-000009), temporal index entries (badti-2) and
+  // metadata record types of the other version (badmeta-7).
+  for (const base of ['badmeta-2', 'archive-20141125-000009', 'badti-2', 'badmeta-7']) {
+    test(`${base}: its pmlogcheck warnings are one notice in pmlogcheck's words, all of them in its details`, async ({ page }) => {
+      const theirs = pmlogcheckWarnings(base);
       expect(theirs.length).toBeGreaterThan(0);
       await openDemo(page);
       await dropFiles(page, badFiles(base));
@@ -33,7 +38,7 @@ test.describe('archives libpcp opens that pmlogcheck warns of', () => {
       await n.getByText('details').click();
       await expect(n.getByTestId('notice-details')).toHaveText(theirs.join('\n'));
       // The sources panel says nothing a second time.
-      await expect(src).not.toContainText('pmDesc');
+      await expect(src).not.toContainText('pmlogcheck');
     });
   }
 

@@ -112,7 +112,7 @@ async function archiveOpened(ctx: ArchiveContext, name: string): Promise<OpenedS
   try {
     const endMs = timestampToMs(await ctx.archiveEnd());
     const intervalMs = await probeInterval(ctx);
-    return { ctx, name, endMs, intervalMs, archives: archiveNames(ctx), warnings: ctx.set.warnings().map((w) => ({ code: 'pmlogcheck', message: w.message, context: w.file })) };
+    return { ctx, name, endMs, intervalMs, archives: archiveNames(ctx), warnings: (await ctx.set.warnings()).map((w) => ({ code: 'pmlogcheck', message: w.message, context: w.file })) };
   } catch (e) {
     await ctx.close();
     throw e;

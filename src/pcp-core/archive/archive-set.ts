@@ -13,6 +13,7 @@ import { Archive, type OpenStoredFile } from './archive';
 import type { ArchiveLabel } from './label';
 import { ArchiveMetadata } from './metadata';
 import { checkDescs, type ArchiveWarning } from './desc-check';
+import { checkFileRecords, checkIndex } from './file-check';
 import { compareTimestamps } from '../time/timestamp';
 
 export interface ArchiveSetOptions {
@@ -87,12 +88,27 @@ export class ArchiveSet {
   }
 
   /**
-   * What pmlogcheck would warn of in the metadata of the set's archives (desc-check.ts), in
-   * its words: libpcp opens such archives, so does the set; the user is told once.
+   * What pmlogcheck would warn of in the .meta and .index of the set's archives, in its
+   * words and order: its pass-0 refusals (file-check.ts; it checks nothing more then), else
+   * the temporal index (pass 1) and the descriptors (pass 2, desc-check.ts). libpcp opens
+   * such archives, so does the set; the user is told once.
    */
-  warnings(): ArchiveWarning[] {
+  async warnings(): Promise<ArchiveWarning[]> {
     const nameOf = (id: PmId): string | undefined => this.metadata.pmns.nameAll(id)[0];
-    return this.archives.flatMap((a) => checkDescs(a.name, a.metaCounts.descIds.flatMap((id) => this.metadata.desc(id) ?? []), nameOf));
+    const out: ArchiveWarning[] = [];
+    for (const a of this.archives) {
+      const refused = checkFileRecords(a.name, a.format.version, a.metaCounts.offVersion, a.index, a.format.indexEntrySize);
+      if (refused.length > 0) {
+        out.push(...refused);
+        continue;
+      }
+      const sizes = new Map<number, number | null | undefined>();
+      for (const vol of new Set(a.index.vol)) if (vol >= 0) sizes.set(vol, await a.volumeSize(vol));
+      if (a.index.length === 0) out.push({ file: `${a.name}.index`, message: `${a.name}: warning temporal index is missing` });
+      out.push(...checkIndex(a.index, { archive: a.name, labelSize: a.format.labelSize, labelStart: a.label.start, metaSize: a.metaSize, volumeSize: (vol) => sizes.get(vol) }));
+      out.push(...checkDescs(a.name, a.metaCounts.descIds.flatMap((id) => this.metadata.desc(id) ?? []), nameOf));
+    }
+    return out;
   }
 
   /** pmGetArchiveLabel: the label of the earliest archive. */

@@ -54,6 +54,8 @@ export class Archive {
     /** Volume numbers present, ascending. */
     private volumesNow: readonly number[],
     readonly metaCounts: MetaCounts,
+    /** Size of the .meta (uncompressed) when the archive opened. */
+    readonly metaSize: number,
     /** Where the .meta's whole records end: a followed archive's next metadata starts here. */
     private metaEnd: number,
     private readonly open: OpenStoredFile,
@@ -181,7 +183,7 @@ export class Archive {
     if (ml.pid !== label.pid || ml.hostname !== label.hostname) mismatch(metaSource.name, `PID or host differs from the data volume's label`);
     await metaSource.close();
     if (indexSource) await indexSource.close();
-    return new Archive(files.name, files, label, format, index, volumeNumbers, metaCounts, metaEnd, open, checkFeatures, firstSource, lastVolume);
+    return new Archive(files.name, files, label, format, index, volumeNumbers, metaCounts, metaBytes.length, metaEnd, open, checkFeatures, firstSource, lastVolume);
   }
 
   /** Re-reads this archive's metadata into `meta` (libpcp reloads it on switching archives). */
@@ -207,6 +209,29 @@ export class Archive {
       this.volumeCache.set(vol, v);
     }
     return v;
+  }
+
+  /**
+   * Data volume `vol`'s size (uncompressed) for pmlogcheck's index checks (file-check.ts):
+   * null when the archive has no such volume; undefined when knowing it means decompressing
+   * the whole file (only plain and .xz files tell it cheaply). No label is read.
+   */
+  async volumeSize(vol: number): Promise<number | null | undefined> {
+    const path = this.files.volumes.get(vol);
+    if (path === undefined) return null;
+    // A volume replay has opened answers at once; one whose label failed is looked at afresh.
+    const opened = await this.volumeCache.get(vol)?.catch(() => null);
+    if (opened) return opened.size;
+    const compression = compressionOf(path);
+    if (compression !== undefined && compression.suffix !== '.xz') return undefined;
+    // pmlogcheck says "file missing" for a volume it cannot open, whatever the reason.
+    const source = await this.open(path).catch(() => null);
+    if (!source) return null;
+    try {
+      return source.size;
+    } finally {
+      await source.close();
+    }
   }
 
   private openVolume(vol: number, path: string): Promise<ByteSource | null> {

@@ -5,7 +5,7 @@
 // shortfall or mismatch is PM_ERR_LOGREC; an unknown type is PM_ERR_RECTYPE; a file with no
 // descriptor at all is PM_ERR_LOGREC. Decoding is synchronous over the bytes of one read.
 import { DecodeError, PM_ERR_LOGREC, PM_ERR_RECTYPE, PmError } from '../errors';
-import type { LogFormat } from './log-format';
+import type { LogFormat, LogVersion } from './log-format';
 import type { ArchiveMetadata } from './metadata';
 import type { PmId } from '../types';
 import {
@@ -35,6 +35,9 @@ export interface MetaCounts {
   text: number;
   /** The pmid of every descriptor record, in file order (pmlogcheck's checks: desc-check.ts). */
   descIds: PmId[];
+  /** Records of a type the archive's version does not have (a V3 INDOM in a V2 archive, a
+   *  V2 LABEL in a V3 one): libpcp loads them, pmlogcheck refuses them (file-check.ts). */
+  offVersion: { readonly record: number; readonly type: number }[];
 }
 
 /**
@@ -42,7 +45,7 @@ export interface MetaCounts {
  * errors. Returns what it loaded.
  */
 export function loadMeta(bytes: Uint8Array, source: string, format: LogFormat, meta: ArchiveMetadata): MetaCounts {
-  const counts = loadMetaRecords(bytes, format.labelSize, source, meta);
+  const counts = loadMetaRecords(bytes, format.labelSize, source, meta, format.version);
   if (counts.desc === 0) throw new DecodeError(PM_ERR_LOGREC, source, format.labelSize, '', 'no metric descriptors in the metadata');
   return counts;
 }
@@ -56,6 +59,13 @@ export function loadMetaTail(bytes: Uint8Array, from: number, source: string, me
   const end = wholeRecordsEnd(bytes, from);
   if (end > from) loadMetaRecords(bytes.subarray(0, end), from, source, meta);
   return end;
+}
+
+/** Whether a .meta of `version` may hold records of `type` (DESC and TEXT fit both). */
+function typeFitsVersion(type: number, version: LogVersion): boolean {
+  if (type === TYPE_INDOM || type === TYPE_INDOM_DELTA || type === TYPE_LABEL) return version === 3;
+  if (type === TYPE_INDOM_V2 || type === TYPE_LABEL_V2) return version === 2;
+  return true;
 }
 
 /** The offset after the last whole record from `from` on, by the records' length words. */
@@ -72,10 +82,10 @@ export function wholeRecordsEnd(bytes: Uint8Array, from: number): number {
   return end;
 }
 
-function loadMetaRecords(bytes: Uint8Array, from: number, source: string, meta: ArchiveMetadata): MetaCounts {
+function loadMetaRecords(bytes: Uint8Array, from: number, source: string, meta: ArchiveMetadata, version?: LogVersion): MetaCounts {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const size = bytes.length;
-  const counts: MetaCounts = { records: 0, desc: 0, indom: 0, label: 0, text: 0, descIds: [] };
+  const counts: MetaCounts = { records: 0, desc: 0, indom: 0, label: 0, text: 0, descIds: [], offVersion: [] };
   let pos = from;
   for (let index = 1; ; index++) {
     // Header: i32 length (trailer included), i32 type. Fewer than 8 bytes left is the end.
@@ -84,6 +94,7 @@ function loadMetaRecords(bytes: Uint8Array, from: number, source: string, meta: 
     const type = view.getInt32(pos + 4);
     const place: RecordPlace = { source, offset: pos, index };
     if (len <= 0) metaError(place, `bad record length ${len}`);
+    if (version !== undefined && !typeFitsVersion(type, version)) counts.offVersion.push({ record: index, type });
     const body = pos + 8;
     const rlen = len - 12;
     // The whole body must be there before the trailer is looked at.

@@ -2,7 +2,8 @@
 // fixed-size entries (time, volume, .meta offset, data offset). Loaded whole when an archive
 // opens, as libpcp's __pmLogLoadIndex does, into parallel typed arrays; a partial entry at
 // the end is ignored and nothing else is checked (libpcp trusts the entries; the cursor
-// copes with bad ones the way libpcp does). Used by replay/log-seek.ts to position reads.
+// copes with bad ones the way libpcp does; file-check.ts says what pmlogcheck would). Used
+// by replay/log-seek.ts to position reads.
 import type { Timestamp } from '../types';
 import type { LogFormat } from './log-format';
 
@@ -15,6 +16,8 @@ export class TemporalIndex {
     /** Offsets as numbers: exact below 2^53, which any real file is. */
     readonly offMeta: Float64Array,
     readonly offData: Float64Array,
+    /** Bytes of a partial entry after the last whole one (0 for a sound file). */
+    readonly tailBytes = 0,
   ) {}
 
   get length(): number {
@@ -58,5 +61,6 @@ export function decodeTemporalIndex(bytes: Uint8Array, format: LogFormat): Tempo
       offData[i] = view.getUint32(p + 16);
     }
   }
-  return new TemporalIndex(sec, nsec, vol, offMeta, offData);
+  const tail = bytes.length > format.labelSize ? (bytes.length - format.labelSize) % format.indexEntrySize : 0;
+  return new TemporalIndex(sec, nsec, vol, offMeta, offData, tail);
 }
