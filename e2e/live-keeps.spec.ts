@@ -91,13 +91,15 @@ async function openLive(page: Page): Promise<Locator> {
 async function sampleTimes(page: Page, c: Locator, count: number): Promise<number[]> {
   const box = await c.getByTestId('chart-body').boundingBox();
   if (!box) throw new Error('no chart body');
-  const tip = c.getByTestId('chart-tooltip');
   const seen: number[] = [];
   for (let x = box.x + box.width - 2; x > box.x && seen.length < count; x -= 2) {
     await page.mouse.move(x, box.y + box.height / 2);
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    if ((await tip.count()) === 0) continue;
-    const t = Number(await tip.getAttribute('data-time'));
+    // One round trip a step (two frames, then the tooltip's time): the sweep is long.
+    const time = await c.evaluate(
+      (chart) => new Promise<string | null>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(chart.querySelector('[data-testid="chart-tooltip"]')?.getAttribute('data-time') ?? null)))),
+    );
+    if (time === null) continue;
+    const t = Number(time);
     if (!seen.includes(t)) seen.push(t);
   }
   await page.mouse.move(box.x + box.width / 2, box.y - 40);
