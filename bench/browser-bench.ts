@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decompressedQaArchive, joinedShiftedArchive, totalBytes } from '../test/big-archives';
 import type { MeasuredResult } from './harness';
+import { blobReadPlans } from './blob-read-plans';
 
 const QA_ARCHIVE = '/var/lib/pcp/testsuite/archives/20180416.10.00';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -446,6 +447,7 @@ const WHOLE_XZ = 'ui: whole archive Overview 20180416.10.00';
 const WHOLE_PLAIN = 'ui: whole archive Overview 20180416.10.00 uncompressed (328 MB)';
 const WHOLE_HUGE = 'ui: whole archive Overview 1.3 GB (4 time-shifted copies joined)';
 const MEMORY = 'ui: memory after whole-archive view';
+const READ_PLANS = 'ui: Blob reads per stepped sample';
 
 /** The whole-archive rows that pass `wanted`; the big archives live in one temporary directory. */
 async function wholeArchiveRows(browser: Browser, url: string, wanted: (name: string) => boolean): Promise<MeasuredResult[]> {
@@ -584,7 +586,7 @@ async function wholeArchiveMemory(url: string): Promise<MeasuredResult> {
 
 /** Runs the browser benchmarks whose names pass `wanted`. */
 export async function runBrowserBenchmarks(wanted: (name: string) => boolean): Promise<MeasuredResult[]> {
-  const names = [DROP_PLAIN, DROP_XZ, 'ui: play 16 charts × 8 series', WHOLE_XZ, WHOLE_PLAIN, WHOLE_HUGE, MEMORY];
+  const names = [DROP_PLAIN, DROP_XZ, 'ui: play 16 charts × 8 series', WHOLE_XZ, WHOLE_PLAIN, WHOLE_HUGE, MEMORY, READ_PLANS];
   if (!names.some(wanted)) return [];
   const { url, proc } = await startServer();
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -599,6 +601,16 @@ export async function runBrowserBenchmarks(wanted: (name: string) => boolean): P
     if (wanted(MEMORY)) {
       process.stderr.write(`bench: ${MEMORY}…\n`);
       out.push(await wholeArchiveMemory(url));
+    }
+    if (wanted(READ_PLANS)) {
+      process.stderr.write(`bench: ${READ_PLANS}…\n`);
+      const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-'));
+      try {
+        const volume = decompressedQaArchive(dir).find((f) => f.endsWith('.0'));
+        if (volume) out.push(await blobReadPlans(browser, url, volume, () => sumCpu(descendantsCpu())));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }
     return out;
   } finally {
