@@ -484,7 +484,7 @@ async function wholeArchiveRows(browser: Browser, url: string, wanted: (name: st
  * dedicated worker: the page's renderer, whose process holds the page and its engine worker
  * (Chromium's spare and blank-page renderers are left out).
  */
-function rendererMemory(browserPid: number): { rssMb: number; peakMb: number; processes: number } {
+function rendererMemory(browserPid: number): { rssMb: number; peakMb: number; pssMb: number; privateMb: number; processes: number } {
   const children = new Map<number, number[]>();
   const renderers: number[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -511,18 +511,60 @@ function rendererMemory(browserPid: number): { rssMb: number; peakMb: number; pr
   walk(browserPid);
   let rssKb = 0;
   let peakKb = 0;
+  let pssKb = 0;
+  let privateKb = 0;
   let processes = 0;
   for (const pid of renderers.filter((p) => ours.has(p))) {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     rssKb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
     peakKb += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    const shares = sharedAccounting(pid);
+    pssKb += shares.pssKb;
+    privateKb += shares.privateKb;
     processes++;
   }
-  return { rssMb: rssKb / 1024, peakMb: peakKb / 1024, processes };
+  return { rssMb: rssKb / 1024, peakMb: peakKb / 1024, pssMb: pssKb / 1024, privateMb: privateKb / 1024, processes };
+}
+
+/**
+ * A process's PSS and private (unshared) memory in kB, from /proc/PID/smaps_rollup. RSS counts
+ * every shared page whole: ~120 MB of a Chromium renderer's are the chromium binary's code,
+ * mapped by its browser, GPU and utility processes too (pmchart's RSS counts Qt's the same
+ * way, but nothing else maps them).
+ */
+function sharedAccounting(pid: number): { pssKb: number; privateKb: number } {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0);
+  return { pssKb: kb('Pss'), privateKb: kb('Private_Clean') + kb('Private_Dirty') };
+}
+
+/** The pid of the first process named `comm` among `root`'s descendants, if any. */
+function descendantNamed(root: number, comm: string): number | undefined {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      continue; // the process ended while being listed
+    }
+  }
+  const queue = [...(children.get(root) ?? [])];
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm) return pid;
+    } catch {
+      continue; // ended meanwhile
+    }
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return undefined;
 }
 
 /** pmchart's peak RSS (MB, GNU time's %M) exporting the Overview of `archive` over `points` samples; undefined when unavailable. */
-function nativeWholePeakMb(archive: string, points: number, intervalSec: number, originSec: number, dir: string): number | undefined {
+async function nativeWholePeakMb(archive: string, points: number, intervalSec: number, originSec: number, dir: string): Promise<{ peakMb: number; pssMb: number; privateMb: number } | undefined> {
   const have = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
   if (!have('pmchart') || !have('xvfb-run') || !existsSync('/usr/bin/time')) return undefined;
   const out = join(dir, 'whole.png');
@@ -530,12 +572,30 @@ function nativeWholePeakMb(archive: string, points: number, intervalSec: number,
   // time wraps pmchart alone, inside xvfb-run, so the X server is not counted.
   const args = ['-a', '/usr/bin/time', '-f', '%M', '-o', peaks, 'pmchart', '-a', archive, '-z', '-t', `${intervalSec}sec`, '-s', String(points), '-v', String(points), '-O', `+${originSec}sec`, '-c', 'Overview', '-o', out, '-g', '1100x950'];
   const runs: number[] = [];
+  const shares = { pssMb: 0, privateMb: 0 };
   for (let i = 0; i < 3; i++) {
-    const r = spawnSync('xvfb-run', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    if (r.status !== 0) throw new Error(`pmchart -o: ${r.stderr.toString().slice(0, 400)}`);
+    const proc = spawn('xvfb-run', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    proc.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    // PSS and private memory are sampled while it runs (every 20 ms): their peaks, measured
+    // as the renderer's are.
+    const sampler = setInterval(() => {
+      const pid = proc.pid === undefined ? undefined : descendantNamed(proc.pid, 'pmchart');
+      if (pid === undefined) return;
+      try {
+        const s = sharedAccounting(pid);
+        shares.pssMb = Math.max(shares.pssMb, s.pssKb / 1024);
+        shares.privateMb = Math.max(shares.privateMb, s.privateKb / 1024);
+      } catch {
+        return; // it ended between the look-up and the read
+      }
+    }, 20);
+    const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+    clearInterval(sampler);
+    if (code !== 0) throw new Error(`pmchart -o: ${stderr.slice(0, 400)}`);
     runs.push(Number(readFileSync(peaks, 'utf8').trim()) / 1024);
   }
-  return Math.max(...runs);
+  return { peakMb: Math.max(...runs), ...shares };
 }
 
 /**
@@ -568,10 +628,12 @@ async function wholeArchiveMemory(url: string): Promise<MeasuredResult> {
     const [interval, window, position] = [await attr('data-interval'), await attr('data-window'), await attr('data-position')];
     const start = labelStartMs(base);
     const points = Math.round(window / interval);
-    const nativeMb = nativeWholePeakMb(base, points, interval / 1000, Math.round((position - start) / 1000), dir);
+    const native = await nativeWholePeakMb(base, points, interval / 1000, Math.round((position - start) / 1000), dir);
+    const nativeMb = native?.peakMb;
+    const shares = `PSS ${mem.pssMb.toFixed(0)} MB and private ${mem.privateMb.toFixed(0)} MB (smaps_rollup; ${later.pssMb.toFixed(0)} and ${later.privateMb.toFixed(0)} MB 10 s later) against pmchart's peak PSS ${native?.pssMb.toFixed(0) ?? '?'} and private ${native?.privateMb.toFixed(0) ?? '?'} MB (sampled every 20 ms)`;
     return {
       name: 'ui: memory after whole-archive view',
-      work: `RSS of the page's Chromium renderer (/proc VmRSS of the ${mem.processes} renderer process(es) running the engine worker: page + worker) 2 s after "Whole archive" drew the Overview of the plain ${(bytes / 1048576).toFixed(0)} MB 20180416.10.00 (${points} points, drawn in ${drawMs.toFixed(0)} ms; renderer peak VmHWM ${mem.peakMb.toFixed(0)} MB, ${later.rssMb.toFixed(0)} MB 10 s later); native: pmchart's peak RSS (GNU time %M, max of 3) exporting the same view under Xvfb`,
+      work: `RSS of the page's Chromium renderer (/proc VmRSS of the ${mem.processes} renderer process(es) running the engine worker: page + worker) 2 s after "Whole archive" drew the Overview of the plain ${(bytes / 1048576).toFixed(0)} MB 20180416.10.00 (${points} points, drawn in ${drawMs.toFixed(0)} ms; renderer peak VmHWM ${mem.peakMb.toFixed(0)} MB, ${later.rssMb.toFixed(0)} MB 10 s later); native: pmchart's peak RSS (GNU time %M, max of 3) exporting the same view under Xvfb. RSS counts shared code whole (the chromium binary's ~120 MB, shared with Chromium's other processes): ${shares}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?'}`,
       pmdashMs: mem.rssMb,
       nativeMs: nativeMb,
       ratio: nativeMb === undefined ? undefined : mem.rssMb / nativeMb,

@@ -459,8 +459,12 @@ export class EngineApi {
     this.idleTimer = undefined;
     if (this.busy > 0) return;
     for (const entry of this.sources.values()) entry.ctx.releaseMemory();
+    this.releaseIdleExtras();
     nudgeCollector();
   }
+
+  /** What else the host lets go once idle (the worker: xz decoding workers no decode used). */
+  protected releaseIdleExtras(): void {}
 }
 
 /**

@@ -37,6 +37,11 @@ setXzStreamDecoder(xzPool);
 setTimeout(() => xzPool.prestart(), 0);
 
 class WorkerEngine extends EngineApi {
+  // Sources are open and idle: a pool no decode used (uncompressed archives) ends here.
+  protected override releaseIdleExtras(): void {
+    xzPool.endUnused();
+  }
+
   override async open(spec: SourceSpec, progress?: ProgressFn): Promise<SourceSummary> {
     const summary = await super.open(spec, progress);
     const told = poolWarnings.splice(0);

@@ -254,6 +254,29 @@ describe('xz worker pool', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(pool.workerCount).toBe(0);
   });
+
+  it('ends prestarted workers no decode was asked of when told, and starts them again for the next decode', () => {
+    const { pool, workers } = fakePool(2);
+    pool.prestart();
+    pool.endUnused();
+    expect(workers.map((w) => w.terminated)).toEqual([true, true]);
+    expect(pool.workerCount).toBe(0);
+    void pool.decode(input(3), 1);
+    expect(pool.workerCount).toBe(1);
+    expect(workers[2].jobs.map((j) => j.framed[0])).toEqual([3]);
+  });
+
+  it('keeps its workers when told to end unused ones after a decode was asked', async () => {
+    const { pool, workers } = fakePool(2);
+    pool.prestart();
+    const p = pool.decode(input(4), 1);
+    pool.endUnused();
+    expect(pool.workerCount).toBe(2);
+    workers[0].answer();
+    await p;
+    pool.endUnused();
+    expect(workers.map((w) => w.terminated)).toEqual([false, false]);
+  });
 });
 
 /** 40 lines in 3 xz blocks, CRC64 (the fixture of pcp-core/io/xz-source.test.ts). */

@@ -99,6 +99,8 @@ export class XzWorkerPool implements XzStreamDecoder {
   private nextId = 1;
   private broken: string | undefined;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A decode was asked of the pool since it last had no workers (endUnused keeps those). */
+  private asked = false;
 
   constructor(private readonly options: XzPoolOptions) {
     this.size = Math.max(1, options.size);
@@ -113,6 +115,17 @@ export class XzWorkerPool implements XzStreamDecoder {
     while (this.broken === undefined && this.slots.length < this.size) if (!this.start()) break;
   }
 
+  /**
+   * Ends the workers prestart started when no decode has been asked of them: the engine calls
+   * this once idle, so a page that opened only uncompressed archives does not keep them (each
+   * its own V8 heap and thread, ~10 MB of the renderer). The next decode starts workers again,
+   * each warming its decoder up on the way.
+   */
+  endUnused(): void {
+    if (this.asked || this.slots.some((s) => s.task !== undefined)) return;
+    for (const s of this.slots.splice(0)) s.worker?.terminate();
+  }
+
   /** Workers running now (for tests and diagnostics). */
   get workerCount(): number {
     return this.slots.length;
@@ -120,6 +133,7 @@ export class XzWorkerPool implements XzStreamDecoder {
 
   decode(framed: Uint8Array, size: number, options?: XzDecodeOptions): Promise<Uint8Array<ArrayBuffer>> {
     if (this.broken !== undefined) return Promise.reject(new XzDecoderUnavailable(this.broken));
+    this.asked = true;
     return new Promise((resolve, reject) => {
       const task: Task = { id: this.nextId++, framed, size, progress: options?.progress, ahead: options?.ahead === true, wanted: options?.wanted ?? (() => false), resolve, reject, tries: 0, available: 0 };
       (options?.ahead ? this.ahead : this.demand).push(task);
@@ -261,6 +275,7 @@ export class XzWorkerPool implements XzStreamDecoder {
     this.idleTimer = undefined;
     if (this.slots.some((s) => s.task !== undefined)) return;
     for (const s of this.slots.splice(0)) s.worker?.terminate();
+    this.asked = false;
   }
 }
 
