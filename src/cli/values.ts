@@ -302,9 +302,10 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     // (three metrics over 20180102, 11,652 samples; interleaved runs on a loaded machine).
     // Set here, after start-up and the metadata, whose code runs too few times to gain.
     // TurboFan then inlines less (a cumulative budget of 100 bytecodes, not 920): the same
-    // functions compile on their own instead of again inside each caller, and the whole
-    // run's compiler threads used ~45 ms less CPU (about a fifth of what the run adds to
-    // a 10-sample one), the main thread's loop the same (interleaved runs, load 6-8).
+    // functions compile on their own instead of again inside each caller, and V8's helper
+    // threads used 20-50 ms less CPU per whole run over 20180102 (a tenth to a fifth of what
+    // it adds to a 10-sample run), the main thread's loop the same (interleaved runs, each
+    // thread's CPU from /proc, load 6-8).
     if (plan.archive) {
       setFlagsFromString('--always-sparkplug');
       setFlagsFromString('--max-inlined-bytecode-size-cumulative=100');
