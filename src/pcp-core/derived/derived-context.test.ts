@@ -7,7 +7,7 @@ import { bozoDisk, DISK } from '../../../test/derived/bozo-disk';
 import { DerivedContext } from './derived-context';
 import { DerivedRegistry } from './registry';
 import { formatPmId, formatSem, formatType, PM_INDOM_NULL } from '../types';
-import type { AtomValue, PmId } from '../types';
+import type { AtomValue, PmId, Result } from '../types';
 import { PM_ERR_BADDERIVE } from '../errors';
 import { unitsText } from './units-port';
 
@@ -255,6 +255,19 @@ describe('names, PMIDs and binding', () => {
     const r = await ctx.fetch(ids);
     expect(r.sets.map((s) => s.pmid)).toEqual(ids);
     expect(inner.fetched[0]?.map(formatPmId)).toEqual(['60.0.4', '60.0.5']);
+  });
+
+  it('answers a fetch of real metrics alone by the inner context\'s fetchEager, one with a derived metric by fetch', async () => {
+    const { ctx, ids } = await open({ 'my.a': 'disk.dev.read + 1' });
+    const inner = ctx.inner as ReturnType<typeof bozoDisk> & { fetchEager?: (ids: readonly PmId[]) => Result };
+    const real = (await ctx.lookupNames(['disk.dev.read'])) as PmId[];
+    const eager: Result = { timestamp: { sec: 1, nsec: 0 }, sets: [] };
+    inner.fetchEager = () => eager;
+    expect(ctx.fetchEager(real)).toBe(eager);
+    const derived = ctx.fetchEager([...real, ...ids]);
+    expect(derived).toBeInstanceOf(Promise);
+    const again = await open({ 'my.a': 'disk.dev.read + 1' });
+    expect(await derived).toEqual(await again.ctx.fetch([...real, ...again.ids]));
   });
 
   it('adds per-context metrics from 511.2047.1023 downwards', async () => {

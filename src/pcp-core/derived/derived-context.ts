@@ -386,6 +386,16 @@ export class DerivedContext implements Context {
     return b.ok ? b.metric.operands : [];
   }
 
+  /**
+   * Context.fetchEager: a fetch naming no derived metric is the inner context's, so a replay
+   * under the default derived config pays no promise per sample where the inner context
+   * answers at once; one naming a derived metric is `fetch`.
+   */
+  fetchEager(ids: readonly PmId[]): Result | Promise<Result> {
+    for (let i = 0; i < ids.length; i++) if (this.entryFor(ids[i]) !== undefined) return this.fetch(ids);
+    return this.inner.fetchEager ? this.inner.fetchEager(ids) : this.inner.fetch(ids);
+  }
+
   async fetch(ids: readonly PmId[]): Promise<Result> {
     const derived: Array<{ index: number; entry: Entry }> = [];
     ids.forEach((id, index) => {
