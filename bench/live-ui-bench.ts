@@ -4,11 +4,17 @@
 // view of the same host at 1 s under Xvfb, and the pmtime it starts. Each side settles, then
 // the CPU time (/proc/PID/stat utime + stime, every thread) of its processes is read over the
 // same 60 s: for pmdash every Chromium process (browser, renderer, GPU, utility) plus the
-// `pmdash serve` process; for pmchart, pmchart and pmtime (Xvfb, the X server standing in for
-// a display, is reported beside them). The sides run one after the other, not at once, so
-// neither takes the other's core. The ratio is pmdash's CPU over pmchart + pmtime's.
-import { chromium } from '@playwright/test';
-import { spawn, spawnSync } from 'node:child_process';
+// `pmdash serve` process; for pmchart, pmchart and pmtime. The sides run one after the other,
+// not at once, so neither takes the other's core. The ratio is pmdash's CPU over pmchart +
+// pmtime's.
+// Both draw to a display the same way: Chromium runs headed (a window, as a user has it) on an
+// Xvfb of its own, as pmchart does, and each side's X server is reported beside it, not in the
+// ratio. Headless Chromium would skip presenting its frames to a display (~0.3-0.4% of a core
+// less here), which no user watching the page saves. No GPU flags are given: on a machine
+// without a GPU Chromium composites in software whatever they say, and the row names the
+// compositing chrome://gpu reports.
+import { chromium, type Browser } from '@playwright/test';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import type { MeasuredResult } from './harness';
@@ -17,7 +23,11 @@ import { startBridge } from './live-bench';
 export const LIVE_UI_NAME = 'ui: live Overview CPU';
 const SECONDS = 60;
 const SETTLE_MS = 8000;
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** How long the floor page (floorPage) is measured. */
+const FLOOR_SECONDS = 30;
+// Tall enough for the whole Overview on screen, as pmchart's window shows all of it.
+const VIEWPORT = { width: 1280, height: 1400 };
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--window-size=${VIEWPORT.width},${VIEWPORT.height + 150}`];
 
 /** Clock ticks per second of /proc's utime and stime. */
 const HZ = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
@@ -110,45 +120,156 @@ function processKind(pid: number): string {
 
 const sum = (m: ReadonlyMap<string, number>, match: (key: string) => boolean = () => true): number => [...m].reduce((s, [k, v]) => s + (match(k) ? v : 0), 0);
 
-/** pmdash's side: CPU seconds of Chromium's processes and of the server over SECONDS. */
-async function pmdashCpu(): Promise<{ chromium: number; bridge: number; charts: number; detail: string }> {
-  const { origin, proc } = await startBridge();
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/** An Xvfb of its own (the display number it picked); undefined without Xvfb (Chromium then runs headless). */
+async function startXvfb(): Promise<{ display: string; proc: ChildProcess } | undefined> {
+  if (spawnSync('sh', ['-c', 'command -v Xvfb']).status !== 0) return undefined;
+  // -displayfd: Xvfb picks a free display and writes its number on fd 3 once it accepts clients.
+  const proc = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', `${VIEWPORT.width}x${VIEWPORT.height + 200}x24`, '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const display = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('Xvfb did not say its display within 10 s')), 10_000);
+    proc.stdio[3]?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (!out.includes('\n')) return;
+      clearTimeout(timer);
+      resolve(`:${out.trim()}`);
+    });
+    proc.once('exit', (code) => reject(new Error(`Xvfb exited ${code}`)));
+  });
+  return { display, proc };
+}
+
+/** How Chromium composites, as chrome://gpu says ("Software only. Hardware acceleration disabled", …). */
+async function compositing(browser: Browser): Promise<string> {
+  const page = await browser.newPage();
   try {
-    // Tall enough for the whole Overview on screen, as pmchart's window shows all of it.
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
-    await page.goto(`${origin}/?host=localhost`);
-    await page.locator('[data-testid="chart"] [data-testid="legend-value"][data-value]:not([data-value=""])').first().waitFor({ timeout: 60_000 });
-    await page.waitForTimeout(SETTLE_MS);
-    const charts = await page.getByTestId('chart').count();
-    // Chromium's processes are this process's descendants; the server is its own child.
-    const serverPid = proc.pid ?? -1;
-    const pick = (): ProcStat[] => {
-      const server = tree(serverPid);
-      const skip = new Set([process.pid, ...server.map((p) => p.pid)]);
-      return tree(process.pid).filter((p) => !skip.has(p.pid)).concat(server);
-    };
-    const roles = (): { pid: number; role: string }[] => pick().map((p) => ({ pid: p.pid, role: p.pid === serverPid ? 'bridge' : processKind(p.pid) }));
-    const threadsBefore = threadTicks(roles());
-    const cpu = await cpuOver(pick, SECONDS);
-    const threadsAfter = threadTicks(roles());
-    const bridge = sum(cpu, (k) => k.endsWith(`:${serverPid}`));
-    const byKind = new Map<string, number>();
-    for (const [k, v] of cpu) {
-      if (k.endsWith(`:${serverPid}`)) continue;
-      const kind = processKind(Number(k.split(':').at(-1)));
-      byKind.set(kind, (byKind.get(kind) ?? 0) + v);
-    }
-    // Threads using at least 0.02% of a core, busiest first (threads new meanwhile count from 0).
-    const threads = [...threadsAfter]
-      .map(([k, v]): [string, number] => [k, (v - (threadsBefore.get(k) ?? 0)) / HZ])
-      .filter(([, v]) => (v * 100) / SECONDS >= 0.02)
-      .sort((a, b) => b[1] - a[1]);
-    await page.close();
-    const pctOf = (v: number): string => `${((v * 100) / SECONDS).toFixed(2)}%`;
-    return { chromium: sum(cpu) - bridge, bridge, charts, detail: [...byKind].map(([k, v]) => `${k} ${pctOf(v)}`).join(', ') + `; by thread: ${threads.map(([k, v]) => `${k} ${pctOf(v)}`).join(', ')}` };
+    await page.goto('chrome://gpu');
+    // <li><span>Compositing: </span><span class="feature-…">Software only. …</span></li>
+    const label = page.getByText(/^Compositing:/).first();
+    await label.waitFor({ timeout: 10_000 });
+    return (await label.locator('xpath=following-sibling::span[1]').innerText()).trim();
   } finally {
-    await browser.close();
+    await page.close();
+  }
+}
+
+/** Where the live Overview's changing pixels are (CSS px): its strips' canvases, their clips, its legend values and axis labels. */
+interface ChangingParts {
+  readonly canvases: readonly { x: number; y: number; w: number; h: number; pw: number; ph: number; clip: { x: number; y: number; w: number; h: number } }[];
+  readonly values: readonly { x: number; y: number }[];
+  readonly labels: readonly { x: number; y: number }[];
+}
+
+/**
+ * The floor: a bare page (no framework, no worker, no socket) that changes what the live
+ * Overview changes once a second, where it changes it: the same canvases (backing size, place
+ * and clip) cleared and drawn again (an area and a line through 120 points each), half the
+ * legend values given new text, the axis labels moved. What any page showing those pixels
+ * costs this Chromium, whatever draws them.
+ */
+function floorPage(parts: ChangingParts): string {
+  return `<!doctype html><html><body style="margin:0;font:11px 'DejaVu Sans Mono',monospace"><script>
+const parts = ${JSON.stringify(parts)};
+const box = (r, parent) => { const d = document.createElement('div'); d.style.cssText = 'position:absolute;overflow:hidden;left:' + r.x + 'px;top:' + r.y + 'px;width:' + r.w + 'px;height:' + r.h + 'px'; parent.appendChild(d); return d; };
+const strips = parts.canvases.map((c) => {
+  const clip = box(c.clip, document.body);
+  const el = document.createElement('canvas');
+  el.width = c.pw; el.height = c.ph;
+  el.style.cssText = 'position:absolute;left:' + (c.x - c.clip.x) + 'px;top:' + (c.y - c.clip.y) + 'px;width:' + c.w + 'px;height:' + c.h + 'px';
+  clip.appendChild(el);
+  return { c, ctx: el.getContext('2d') };
+});
+const spans = (list) => list.map((p) => { const s = document.createElement('span'); s.style.cssText = 'position:absolute;left:' + p.x + 'px;top:' + p.y + 'px'; s.textContent = '0.000'; document.body.appendChild(s); return s; });
+const values = spans(parts.values);
+const labels = spans(parts.labels);
+let n = 0;
+function draw() {
+  n++;
+  for (const { c, ctx } of strips) {
+    ctx.clearRect(0, 0, c.pw, c.ph);
+    const y = (i) => c.ph * (0.5 + 0.4 * Math.sin((i + n) / 7));
+    ctx.beginPath();
+    ctx.moveTo(0, c.ph);
+    for (let i = 0; i <= 120; i++) ctx.lineTo((i * c.pw) / 120, y(i));
+    ctx.lineTo(c.pw, c.ph);
+    ctx.globalAlpha = 0.35; ctx.fillStyle = '#4060c0'; ctx.fill(); ctx.globalAlpha = 1;
+    ctx.beginPath();
+    for (let i = 0; i <= 120; i++) ctx.lineTo((i * c.pw) / 120, y(i));
+    ctx.lineWidth = 1.5; ctx.strokeStyle = '#2040a0'; ctx.stroke();
+  }
+  values.forEach((s, i) => { if ((i + n) % 2) s.textContent = (Math.random() * 100).toFixed(3); });
+  labels.forEach((s, i) => { s.style.left = (parts.labels[i].x - (n % 30) * 10) + 'px'; });
+}
+setInterval(() => requestAnimationFrame(draw), 1000);
+</script></body></html>`;
+}
+
+/** pmdash's side: CPU seconds of Chromium's processes, of the server and of Chromium's X server over SECONDS. */
+async function pmdashCpu(): Promise<{ chromium: number; bridge: number; xvfb: number; charts: number; config: string; floor: number; floorText: string; detail: string }> {
+  const { origin, proc } = await startBridge();
+  const x = await startXvfb();
+  try {
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: !x, env: x ? { ...process.env, DISPLAY: x.display } : undefined });
+    try {
+      const config = `Chromium ${browser.version()} ${x ? 'headed on Xvfb' : 'headless (no Xvfb)'}, compositing: ${await compositing(browser)}`;
+      const page = await browser.newPage({ viewport: VIEWPORT });
+      await page.goto(`${origin}/?host=localhost`);
+      await page.locator('[data-testid="chart"] [data-testid="legend-value"][data-value]:not([data-value=""])').first().waitFor({ timeout: 60_000 });
+      await page.waitForTimeout(SETTLE_MS);
+      const charts = await page.getByTestId('chart').count();
+      // Chromium's processes are this process's descendants; the server and Xvfb are its own children.
+      const serverPid = proc.pid ?? -1;
+      const xPid = x?.proc.pid ?? -1;
+      const pick = (): ProcStat[] => {
+        const server = tree(serverPid);
+        const display = tree(xPid);
+        const skip = new Set([process.pid, ...server.map((p) => p.pid), ...display.map((p) => p.pid)]);
+        return tree(process.pid).filter((p) => !skip.has(p.pid)).concat(server, display);
+      };
+      const roles = (): { pid: number; role: string }[] => pick().map((p) => ({ pid: p.pid, role: p.pid === serverPid ? 'bridge' : p.pid === xPid ? 'Xvfb' : processKind(p.pid) }));
+      const threadsBefore = threadTicks(roles());
+      const cpu = await cpuOver(pick, SECONDS);
+      const threadsAfter = threadTicks(roles());
+      const bridge = sum(cpu, (k) => k.endsWith(`:${serverPid}`));
+      const xvfb = sum(cpu, (k) => k.endsWith(`:${xPid}`));
+      const byKind = new Map<string, number>();
+      for (const [k, v] of cpu) {
+        if (k.endsWith(`:${serverPid}`) || k.endsWith(`:${xPid}`)) continue;
+        const kind = processKind(Number(k.split(':').at(-1)));
+        byKind.set(kind, (byKind.get(kind) ?? 0) + v);
+      }
+      // Threads using at least 0.02% of a core, busiest first (threads new meanwhile count from 0).
+      const threads = [...threadsAfter]
+        .map(([k, v]): [string, number] => [k, (v - (threadsBefore.get(k) ?? 0)) / HZ])
+        .filter(([k, v]) => !k.startsWith('Xvfb:') && (v * 100) / SECONDS >= 0.02)
+        .sort((a, b) => b[1] - a[1]);
+      const parts = await page.evaluate((): ChangingParts => {
+        const rect = (e: Element): { x: number; y: number; w: number; h: number } => {
+          const r = e.getBoundingClientRect();
+          return { x: r.left, y: r.top, w: r.width, h: r.height };
+        };
+        return {
+          canvases: [...document.querySelectorAll('.plot-viewport')].flatMap((v) => [...v.querySelectorAll('canvas')].map((c) => ({ ...rect(c), pw: c.width, ph: c.height, clip: rect(v) }))),
+          values: [...document.querySelectorAll('[data-testid="legend-value"]')].map(rect),
+          labels: [...document.querySelectorAll('[data-testid="axis-tick"]')].map(rect),
+        };
+      });
+      await page.close();
+      // The floor, in the same browser and window, the app's page closed.
+      const bare = await browser.newPage({ viewport: VIEWPORT });
+      await bare.setContent(floorPage(parts));
+      await bare.waitForTimeout(3000);
+      const chromiumOnly = (): ProcStat[] => pick().filter((p) => p.pid !== serverPid && p.pid !== xPid);
+      const floor = sum(await cpuOver(chromiumOnly, FLOOR_SECONDS));
+      await bare.close();
+      const pctOf = (v: number): string => `${((v * 100) / SECONDS).toFixed(2)}%`;
+      const floorText = `${((floor * 100) / FLOOR_SECONDS).toFixed(2)}% (${parts.canvases.length} canvases, ${parts.values.length} legend values, ${parts.labels.length} axis labels)`;
+      return { chromium: sum(cpu) - bridge - xvfb, bridge, xvfb, charts, config, floor: floor / FLOOR_SECONDS, floorText, detail: [...byKind].map(([k, v]) => `${k} ${pctOf(v)}`).join(', ') + `; by thread: ${threads.map(([k, v]) => `${k} ${pctOf(v)}`).join(', ')}` };
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    x?.proc.kill('SIGTERM');
     proc.kill('SIGTERM');
   }
 }
@@ -181,7 +302,7 @@ async function pmchartCpu(): Promise<{ native: number; xvfb: number } | undefine
 /** The row; pmchart is measured after pmdash, each on an otherwise idle bench. */
 export async function runLiveUiBenchmark(wanted: (name: string) => boolean): Promise<MeasuredResult[]> {
   if (!wanted(LIVE_UI_NAME)) return [];
-  process.stderr.write(`bench: ${LIVE_UI_NAME} (2 × ${SECONDS} s)…\n`);
+  process.stderr.write(`bench: ${LIVE_UI_NAME} (2 × ${SECONDS} s + ${FLOOR_SECONDS} s)…\n`);
   const loadBefore = loadavg()[0] ?? NaN;
   const ours = await pmdashCpu();
   const native = await pmchartCpu();
@@ -193,8 +314,9 @@ export async function runLiveUiBenchmark(wanted: (name: string) => boolean): Pro
     {
       name: LIVE_UI_NAME,
       work:
-        `CPU ms per second over ${SECONDS} s watching the local pmcd at 1 s: pmdash's live Overview (${ours.charts} charts) in Chromium ${pct(ours.chromium)} of a core (${ours.detail}) + the bridge ${pct(ours.bridge)}` +
+        `CPU ms per second over ${SECONDS} s watching the local pmcd at 1 s: pmdash's live Overview (${ours.charts} charts; ${ours.config}) in Chromium ${pct(ours.chromium)} of a core (${ours.detail}) + the bridge ${pct(ours.bridge)} (its Xvfb ${pct(ours.xvfb)} besides); the floor, a bare page changing the same pixels once a second in the same Chromium, ${ours.floorText}` +
         (native ? `, vs pmchart + pmtime (Overview view under Xvfb) ${pct(native.native)} (Xvfb ${pct(native.xvfb)} besides)` : ', pmchart or xvfb-run missing') +
+        (nativeMs ? `; the floor alone is ${((ours.floor * 1000) / nativeMs).toFixed(2)}× pmchart + pmtime, pmdash ${(pmdashMs / (ours.floor * 1000)).toFixed(2)}× the floor` : '') +
         `; load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`,
       pmdashMs,
       nativeMs,
