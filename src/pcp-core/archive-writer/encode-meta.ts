@@ -127,8 +127,17 @@ function indexOfBytes(hay: Uint8Array, needle: Uint8Array, from: number): number
  * `"name"` followed by `:` and its value text (pmlogger's JSON is compact, but blanks around
  * the colon are allowed).
  */
-function labelOffsets(json: Uint8Array, labels: readonly Label[], what: string): { nameOff: number; nameLen: number; valueOff: number; valueLen: number; flags: number }[] {
+function labelOffsets(json: Uint8Array, text: string, labels: readonly Label[], what: string): { nameOff: number; nameLen: number; valueOff: number; valueLen: number; flags: number }[] {
+  // ASCII JSON (as many bytes as characters): found in the string, where characters are
+  // bytes, with no byte arrays made per label (an export writes thousands of instance labels).
   let from = 0;
+  if (json.length === text.length) {
+    return labels.map((l) => {
+      const found = asciiLabelOffsets(text, l, from) ?? missingLabel(json, l, what);
+      from = found.valueOff + found.valueLen;
+      return found;
+    });
+  }
   return labels.map((l) => {
     const name = utf8Bytes(l.name);
     const value = utf8Bytes(l.value);
@@ -144,8 +153,28 @@ function labelOffsets(json: Uint8Array, labels: readonly Label[], what: string):
       if (name.length > 0xff || at + 1 > 0xffff || k > 0xffff || value.length > 0xffff) break;
       return { nameOff: at + 1, nameLen: name.length, valueOff: k, valueLen: value.length, flags: l.flags };
     }
-    throw new ArchiveWriteError(`${what}: label "${l.name}" with value ${l.value} is not in the label set's JSON ${new TextDecoder().decode(json)}`);
+    return missingLabel(json, l, what);
   });
+}
+
+function missingLabel(json: Uint8Array, l: Label, what: string): never {
+  throw new ArchiveWriteError(`${what}: label "${l.name}" with value ${l.value} is not in the label set's JSON ${new TextDecoder().decode(json)}`);
+}
+
+/** labelOffsets' search for one label in an ASCII JSON text, from `from` on as there; undefined: not found (or too far in). */
+function asciiLabelOffsets(text: string, l: Label, from: number): { nameOff: number; nameLen: number; valueOff: number; valueLen: number; flags: number } | undefined {
+  const quoted = `"${l.name}"`;
+  for (let at = text.indexOf(quoted, from); at >= 0; at = text.indexOf(quoted, at + 1)) {
+    let k = at + quoted.length;
+    while (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09) k++;
+    if (text.charCodeAt(k) !== 0x3a) continue;
+    k++;
+    while (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09) k++;
+    if (!text.startsWith(l.value, k)) continue;
+    if (l.name.length > 0xff || at + 1 > 0xffff || k > 0xffff || l.value.length > 0xffff) return undefined;
+    return { nameOff: at + 1, nameLen: l.name.length, valueOff: k, valueLen: l.value.length, flags: l.flags };
+  }
+  return undefined;
 }
 
 export function encodeLabelSets(w: ArchiveByteWriter, stamp: Timestamp, type: number, ident: number, sets: readonly LabelSetToWrite[]): void {
@@ -153,7 +182,7 @@ export function encodeLabelSets(w: ArchiveByteWriter, stamp: Timestamp, type: nu
   const encoded = sets.map((s) => {
     const json = utf8Bytes(s.json);
     if (json.length > 0xffff) throw new ArchiveWriteError(`${what}: JSON of ${json.length} bytes is longer than 65535`);
-    return { s, json, entries: s.nlabels > 0 ? labelOffsets(json, s.labels, what) : [] };
+    return { s, json, entries: s.nlabels > 0 ? labelOffsets(json, s.json, s.labels, what) : [] };
   });
   framed(w, () => {
     w.u32(TYPE_LABEL);
