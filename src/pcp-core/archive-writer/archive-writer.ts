@@ -29,6 +29,17 @@ export interface ArchiveImage {
   readonly end: Timestamp;
 }
 
+/**
+ * What recordRaw tells its caller as it copies a record: each value set's pmid in order (on
+ * the walk that moves a V2 record's pointers, so a large record's value sets are visited
+ * once), then the end, after the bytes are in and before the record's index entry is decided
+ * (metadata written by then counts for this record, as if written before it).
+ */
+export interface RawRecordVisitor {
+  pmid(pmid: PmId, i: number): void;
+  end(): void;
+}
+
 /** pmlogger's index rule: a new entry once the volume has grown this much past the last one. */
 const INDEX_EVERY_BYTES = 100_000;
 /**
@@ -258,15 +269,24 @@ export class ArchiveWriter {
    * `version` holds it), as pmlogextract copies records: V3 bytes go in unchanged; a V2
    * record gets the V3 header (its timestamp widened to 12 bytes), which moves everything
    * after it 4 bytes on, so each value block pointer grows by one word (§5.1, §5.3). Every
-   * pmid in it with values must have been described before.
+   * pmid in it with values must have been described before, or by `visit` (see RawRecordVisitor).
    */
-  recordRaw(timestamp: Timestamp, raw: Uint8Array, version: number): void {
+  recordRaw(timestamp: Timestamp, raw: Uint8Array, version: number, visit?: RawRecordVisitor): void {
     this.checkOrder(timestamp);
     this.roomFor(raw.length + (version >= 3 ? 0 : 4));
     const at = this.volumeLength;
     const local = this.data.length;
     if (version >= 3) {
       this.data.bytes(raw);
+      if (visit) {
+        const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+        const numpmid = view.getInt32(16);
+        for (let i = 0, p = 20; i < numpmid; i++) {
+          visit.pmid(view.getUint32(p) as PmId, i);
+          const numval = view.getInt32(p + 4);
+          p += numval > 0 ? 12 + 8 * numval : 8;
+        }
+      }
     } else {
       const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
       const len = view.getUint32(0);
@@ -278,6 +298,7 @@ export class ArchiveWriter {
       // Value sets follow numpmid; each is pmid, numval, then (numval > 0) valfmt and pairs.
       let p = 16;
       for (let i = 0; i < numpmid; i++) {
+        visit?.pmid(view.getUint32(p) as PmId, i);
         const numval = view.getInt32(p + 4);
         if (numval <= 0) {
           p += 8;
@@ -292,6 +313,7 @@ export class ArchiveWriter {
         p += 12 + 8 * numval;
       }
     }
+    visit?.end();
     this.indexAfter(timestamp, at);
     this.rollVolume();
   }

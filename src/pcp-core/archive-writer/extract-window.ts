@@ -136,28 +136,31 @@ class Extractor {
     w.record(t, sets);
   }
 
-  /** A record with values, copied as stored: its metrics described first. */
+  /** A record with values, copied as stored: its metrics described as the copy meets them. */
   private copyRaw(rec: LogRecord, archive: number): void {
     const t = rec.timestamp;
     const w = (this.writer ??= this.start(rec.timestamp, archive));
     this.last = t;
     // A record listing the pmids of one already seen (pmlogger logs each group alike) needs
-    // no look-up: a compare of words instead of one per value set (thousands a record).
-    const offs = rec.vsetOffsets;
-    const seen = this.pmidLists.find((l) => l.length === offs.length);
+    // no look-up: a compare of words instead of one per value set (hundreds a record).
+    const n = rec.numpmid;
+    const seen = this.pmidLists.find((l) => l.length === n);
     let same = seen !== undefined;
-    for (let i = 0; i < offs.length; i++) {
-      const pmid = rec.view.getUint32(offs[i]);
-      if (same && seen?.[i] === pmid) continue;
-      same = false;
-      if (!w.hasDesc(pmid as PmId)) this.describe(w, pmid as PmId, t);
-    }
-    if (!same) {
-      const list = Uint32Array.from(offs, (at) => rec.view.getUint32(at));
-      this.pmidLists = [list, ...this.pmidLists.filter((l) => l.length !== list.length)].slice(0, PMID_LISTS);
-    }
-    this.followChanges(w, t);
-    w.recordRaw(t, rec.buf, (this.set.archives[archive]?.label ?? this.set.label).version);
+    const list = new Uint32Array(n);
+    // Metrics are described as the copy meets them, then what changed by t is followed: all
+    // in .meta before the record's index entry is decided, as if written before the record.
+    w.recordRaw(t, rec.buf, (this.set.archives[archive]?.label ?? this.set.label).version, {
+      pmid: (pmid, i) => {
+        list[i] = pmid;
+        if (same && seen?.[i] === pmid) return;
+        same = false;
+        if (!w.hasDesc(pmid)) this.describe(w, pmid, t);
+      },
+      end: () => {
+        if (!same) this.pmidLists = [list, ...this.pmidLists.filter((l) => l.length !== n)].slice(0, PMID_LISTS);
+        this.followChanges(w, t);
+      },
+    });
   }
 
   /** The writer, labelled from the archive that holds the first record; context labels. */
