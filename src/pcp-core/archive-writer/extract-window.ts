@@ -68,6 +68,8 @@ class Extractor {
   private due: Timestamp | undefined;
   /** The pmid lists of recent records, every pmid described (one per length: the compare key). */
   private pmidLists: Uint32Array[] = [];
+  /** The pmids of the record being copied (kept only when its list is new). */
+  private scratch = new Uint32Array(0);
 
   constructor(
     private readonly set: ArchiveSet,
@@ -146,7 +148,8 @@ class Extractor {
     const n = rec.numpmid;
     const seen = this.pmidLists.find((l) => l.length === n);
     let same = seen !== undefined;
-    const list = new Uint32Array(n);
+    if (this.scratch.length < n) this.scratch = new Uint32Array(n);
+    const list = this.scratch;
     // Metrics are described as the copy meets them, then what changed by t is followed: all
     // in .meta before the record's index entry is decided, as if written before the record.
     w.recordRaw(t, rec.buf, (this.set.archives[archive]?.label ?? this.set.label).version, {
@@ -157,7 +160,7 @@ class Extractor {
         if (!w.hasDesc(pmid)) this.describe(w, pmid, t);
       },
       end: () => {
-        if (!same) this.pmidLists = [list, ...this.pmidLists.filter((l) => l.length !== n)].slice(0, PMID_LISTS);
+        if (!same) this.pmidLists = [list.slice(0, n), ...this.pmidLists.filter((l) => l.length !== n)].slice(0, PMID_LISTS);
         this.followChanges(w, t);
       },
     });
