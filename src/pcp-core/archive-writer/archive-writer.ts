@@ -116,8 +116,10 @@ export class ArchiveWriter {
    */
   indom(stamp: Timestamp, indom: InDom, set: InstanceList, repeat = false): void {
     const prev = this.indoms.get(indom);
-    if (prev && increasing(prev.instances) && increasing(set.instances)) {
-      this.indomSorted(stamp, indom, prev, set, repeat);
+    // A first write too (against no instances: a full record), so its names are encoded in
+    // place (an export's first record writes every domain it uses, thousands of names).
+    if ((!prev || increasing(prev.instances)) && increasing(set.instances)) {
+      this.indomSorted(stamp, indom, prev ?? NO_INSTANCES, set, repeat);
       return;
     }
     const full: IndomEntry[] = Array.from(set.instances, (inst, i) => ({ inst, name: set.names[i] ?? '' }));
@@ -406,6 +408,8 @@ function deltaEntries(prev: InstanceList, next: InstanceList): IndomEntry[] | un
   for (const inst of before.keys()) if (!after.has(inst)) out.push({ inst, name: null });
   return out.sort((a, b) => a.inst - b.inst);
 }
+
+const NO_INSTANCES: InstanceList = { instances: new Int32Array(0), names: [] };
 
 /** Whether instance ids are strictly increasing (no duplicates): a merge can compare them. */
 function increasing(ids: Int32Array): boolean {
