@@ -10,7 +10,7 @@ import { allRecords } from '../replay/testing/archive-set-records';
 import { TYPE_INDOM, TYPE_INDOM_DELTA } from '../archive/meta-records';
 import { PM_LABEL_CONTEXT, PM_LABEL_INDOM } from '../context/context';
 import { memoryFileSet } from '../io';
-import { PM_TYPE_64, PM_VAL_DPTR, PM_VAL_SPTR, type Timestamp } from '../types';
+import { PM_TYPE_64, PM_VAL_DPTR, PM_VAL_INSITU, PM_VAL_SPTR, type Timestamp } from '../types';
 import { ArchiveWriter, type ArchiveImage } from './archive-writer';
 import { ArchiveByteWriter, utf8Length } from './byte-writer';
 import { at, build, D, desc, DESCS, events, set, T0 } from './testing/synthetic';
@@ -59,6 +59,20 @@ describe('ArchiveWriter', () => {
     expect(m.indomObservations(D).map((o) => o.delta)).toEqual([false, true, false]);
     expect(m.labelSets(PM_LABEL_CONTEXT, 0xffffffff, at(1))[0]?.labels).toEqual([{ name: 'hostname', value: '"synthetic.example"', flags: 1 }, { name: 'userid', value: '1000', flags: 0x81 }]);
     expect(m.labelSets(PM_LABEL_INDOM, D, at(1))[0]?.labels).toEqual([{ name: 'model', value: '"RGB"', flags: 4 }]);
+    await s.close();
+  });
+
+  it('writes each label entry at its name and value in the JSON, ASCII or not', async () => {
+    const w = new ArchiveWriter({ pid: 1, hostname: 'h', timezone: 'UTC', zoneinfo: '' });
+    w.desc(DESCS.i32, ['syn.i32']);
+    const sets = [
+      { inst: -1, json: '{"y":"x","x" : "y","n":[1,2],"z":{"y":1}}', nlabels: 4, labels: [{ name: 'y', value: '"x"', flags: 4 }, { name: 'x', value: '"y"', flags: 4 }, { name: 'n', value: '[1,2]', flags: 4 }, { name: 'z', value: '{"y":1}', flags: 4 }] },
+      { inst: -1, json: '{"café":"crème","b":"é"}', nlabels: 2, labels: [{ name: 'café', value: '"crème"', flags: 4 }, { name: 'b', value: '"é"', flags: 4 }] },
+    ];
+    sets.forEach((ls, k) => w.labels(at(0), PM_LABEL_INDOM, D + k, [ls]));
+    w.record(at(0), [set(DESCS.i32, PM_VAL_INSITU, [[-1, 7]])]);
+    const { s } = await readBack(w.finish());
+    sets.forEach((ls, k) => expect(s.metadata.labelSets(PM_LABEL_INDOM, D + k, at(1))[0]?.labels).toEqual(ls.labels));
     await s.close();
   });
 

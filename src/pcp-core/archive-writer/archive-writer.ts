@@ -29,6 +29,17 @@ export interface ArchiveImage {
   readonly end: Timestamp;
 }
 
+/**
+ * What recordRaw tells its caller as it copies a record: each value set's pmid in order (on
+ * the walk that moves a V2 record's pointers, so a large record's value sets are visited
+ * once), then the end, after the bytes are in and before the record's index entry is decided
+ * (metadata written by then counts for this record, as if written before it).
+ */
+export interface RawRecordVisitor {
+  pmid(pmid: PmId, i: number): void;
+  end(): void;
+}
+
 /** pmlogger's index rule: a new entry once the volume has grown this much past the last one. */
 const INDEX_EVERY_BYTES = 100_000;
 /**
@@ -105,8 +116,10 @@ export class ArchiveWriter {
    */
   indom(stamp: Timestamp, indom: InDom, set: InstanceList, repeat = false): void {
     const prev = this.indoms.get(indom);
-    if (prev && increasing(prev.instances) && increasing(set.instances)) {
-      this.indomSorted(stamp, indom, prev, set, repeat);
+    // A first write too (against no instances: a full record), so its names are encoded in
+    // place (an export's first record writes every domain it uses, thousands of names).
+    if ((!prev || increasing(prev.instances)) && increasing(set.instances)) {
+      this.indomSorted(stamp, indom, prev ?? NO_INSTANCES, set, repeat);
       return;
     }
     const full: IndomEntry[] = Array.from(set.instances, (inst, i) => ({ inst, name: set.names[i] ?? '' }));
@@ -258,15 +271,24 @@ export class ArchiveWriter {
    * `version` holds it), as pmlogextract copies records: V3 bytes go in unchanged; a V2
    * record gets the V3 header (its timestamp widened to 12 bytes), which moves everything
    * after it 4 bytes on, so each value block pointer grows by one word (§5.1, §5.3). Every
-   * pmid in it with values must have been described before.
+   * pmid in it with values must have been described before, or by `visit` (see RawRecordVisitor).
    */
-  recordRaw(timestamp: Timestamp, raw: Uint8Array, version: number): void {
+  recordRaw(timestamp: Timestamp, raw: Uint8Array, version: number, visit?: RawRecordVisitor): void {
     this.checkOrder(timestamp);
     this.roomFor(raw.length + (version >= 3 ? 0 : 4));
     const at = this.volumeLength;
     const local = this.data.length;
     if (version >= 3) {
       this.data.bytes(raw);
+      if (visit) {
+        const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+        const numpmid = view.getInt32(16);
+        for (let i = 0, p = 20; i < numpmid; i++) {
+          visit.pmid(view.getUint32(p) as PmId, i);
+          const numval = view.getInt32(p + 4);
+          p += numval > 0 ? 12 + 8 * numval : 8;
+        }
+      }
     } else {
       const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
       const len = view.getUint32(0);
@@ -278,6 +300,7 @@ export class ArchiveWriter {
       // Value sets follow numpmid; each is pmid, numval, then (numval > 0) valfmt and pairs.
       let p = 16;
       for (let i = 0; i < numpmid; i++) {
+        visit?.pmid(view.getUint32(p) as PmId, i);
         const numval = view.getInt32(p + 4);
         if (numval <= 0) {
           p += 8;
@@ -292,6 +315,7 @@ export class ArchiveWriter {
         p += 12 + 8 * numval;
       }
     }
+    visit?.end();
     this.indexAfter(timestamp, at);
     this.rollVolume();
   }
@@ -384,6 +408,8 @@ function deltaEntries(prev: InstanceList, next: InstanceList): IndomEntry[] | un
   for (const inst of before.keys()) if (!after.has(inst)) out.push({ inst, name: null });
   return out.sort((a, b) => a.inst - b.inst);
 }
+
+const NO_INSTANCES: InstanceList = { instances: new Int32Array(0), names: [] };
 
 /** Whether instance ids are strictly increasing (no duplicates): a merge can compare them. */
 function increasing(ids: Int32Array): boolean {

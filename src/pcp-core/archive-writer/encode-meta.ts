@@ -6,7 +6,7 @@
 import { encodeUnits, type Desc, type InDom, type Timestamp } from '../types';
 import type { Label } from '../context/context';
 import { TYPE_DESC, TYPE_INDOM, TYPE_INDOM_DELTA, TYPE_LABEL, TYPE_TEXT } from '../archive/meta-records';
-import { utf8Bytes, type ArchiveByteWriter } from './byte-writer';
+import { utf8Bytes, utf8Length, type ArchiveByteWriter } from './byte-writer';
 
 export class ArchiveWriteError extends Error {
   override readonly name = 'ArchiveWriteError';
@@ -127,8 +127,17 @@ function indexOfBytes(hay: Uint8Array, needle: Uint8Array, from: number): number
  * `"name"` followed by `:` and its value text (pmlogger's JSON is compact, but blanks around
  * the colon are allowed).
  */
-function labelOffsets(json: Uint8Array, labels: readonly Label[], what: string): { nameOff: number; nameLen: number; valueOff: number; valueLen: number; flags: number }[] {
+function labelOffsets(json: Uint8Array | undefined, text: string, labels: readonly Label[], what: string): { nameOff: number; nameLen: number; valueOff: number; valueLen: number; flags: number }[] {
+  // ASCII JSON (no bytes given: characters are bytes): found in the string, with no byte
+  // arrays made per label (an export writes thousands of instance labels).
   let from = 0;
+  if (!json) {
+    return labels.map((l) => {
+      const found = asciiLabelOffsets(text, l, from) ?? missingLabel(text, l, what);
+      from = found.valueOff + found.valueLen;
+      return found;
+    });
+  }
   return labels.map((l) => {
     const name = utf8Bytes(l.name);
     const value = utf8Bytes(l.value);
@@ -144,16 +153,38 @@ function labelOffsets(json: Uint8Array, labels: readonly Label[], what: string):
       if (name.length > 0xff || at + 1 > 0xffff || k > 0xffff || value.length > 0xffff) break;
       return { nameOff: at + 1, nameLen: name.length, valueOff: k, valueLen: value.length, flags: l.flags };
     }
-    throw new ArchiveWriteError(`${what}: label "${l.name}" with value ${l.value} is not in the label set's JSON ${new TextDecoder().decode(json)}`);
+    return missingLabel(text, l, what);
   });
+}
+
+function missingLabel(json: string, l: Label, what: string): never {
+  throw new ArchiveWriteError(`${what}: label "${l.name}" with value ${l.value} is not in the label set's JSON ${json}`);
+}
+
+/** labelOffsets' search for one label in an ASCII JSON text, from `from` on as there; undefined: not found (or too far in). */
+function asciiLabelOffsets(text: string, l: Label, from: number): { nameOff: number; nameLen: number; valueOff: number; valueLen: number; flags: number } | undefined {
+  const quoted = `"${l.name}"`;
+  for (let at = text.indexOf(quoted, from); at >= 0; at = text.indexOf(quoted, at + 1)) {
+    let k = at + quoted.length;
+    while (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09) k++;
+    if (text.charCodeAt(k) !== 0x3a) continue;
+    k++;
+    while (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09) k++;
+    if (!text.startsWith(l.value, k)) continue;
+    if (l.name.length > 0xff || at + 1 > 0xffff || k > 0xffff || l.value.length > 0xffff) return undefined;
+    return { nameOff: at + 1, nameLen: l.name.length, valueOff: k, valueLen: l.value.length, flags: l.flags };
+  }
+  return undefined;
 }
 
 export function encodeLabelSets(w: ArchiveByteWriter, stamp: Timestamp, type: number, ident: number, sets: readonly LabelSetToWrite[]): void {
   const what = `label record (type ${type}, ident ${ident >>> 0})`;
   const encoded = sets.map((s) => {
-    const json = utf8Bytes(s.json);
-    if (json.length > 0xffff) throw new ArchiveWriteError(`${what}: JSON of ${json.length} bytes is longer than 65535`);
-    return { s, json, entries: s.nlabels > 0 ? labelOffsets(json, s.labels, what) : [] };
+    const size = utf8Length(s.json);
+    if (size > 0xffff) throw new ArchiveWriteError(`${what}: JSON of ${size} bytes is longer than 65535`);
+    // ASCII (as many bytes as characters): written from the string, with no bytes of its own.
+    const json = size === s.json.length ? undefined : utf8Bytes(s.json);
+    return { s, size, json, entries: s.nlabels > 0 ? labelOffsets(json, s.json, s.labels, what) : [] };
   });
   framed(w, () => {
     w.u32(TYPE_LABEL);
@@ -161,10 +192,11 @@ export function encodeLabelSets(w: ArchiveByteWriter, stamp: Timestamp, type: nu
     w.u32(type);
     w.u32(ident);
     w.i32(sets.length);
-    for (const { s, json, entries } of encoded) {
+    for (const { s, size, json, entries } of encoded) {
       w.u32(s.inst);
-      w.i32(json.length);
-      w.bytes(json);
+      w.i32(size);
+      if (json) w.bytes(json);
+      else w.text(s.json);
       w.i32(s.nlabels > 0 ? entries.length : s.nlabels);
       for (const e of entries) {
         w.u16(e.nameOff);

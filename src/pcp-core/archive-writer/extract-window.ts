@@ -36,6 +36,14 @@ export interface ExtractOptions {
   readonly pmids?: ReadonlySet<PmId>;
 }
 
+/** A label key (level, ident) as one number: a map key with no string built per look-up. */
+function labelKeyId(level: number, ident: number): number {
+  return level * 0x100000000 + (ident >>> 0);
+}
+
+/** Distinct pmid lists remembered (a pmlogger configuration logs a few groups). */
+const PMID_LISTS = 8;
+
 /** A label key of the source's metadata, and the sets last written for it. */
 interface LabelKey {
   readonly level: number;
@@ -48,9 +56,9 @@ class Extractor {
   /** Per instance domain in use: how many of the source's observations are already covered. */
   private readonly indomNext = new Map<InDom, number>();
   private readonly allLabelKeys: { level: number; ident: number }[];
-  private readonly labelKeys = new Map<string, LabelKey>();
-  /** Position of each of the source's label keys ("level:ident") in allLabelKeys. */
-  private keyOrder: Map<string, number> | undefined;
+  private readonly labelKeys = new Map<number, LabelKey>();
+  /** Position of each of the source's label keys (labelKeyId) in allLabelKeys. */
+  private keyOrder: Map<number, number> | undefined;
   private last: Timestamp | undefined;
   /**
    * The earliest time at which an instance domain or label set followed changes next
@@ -58,6 +66,10 @@ class Extractor {
    * record at a time cost more than copying it (hundreds of domains and keys, 732 records).
    */
   private due: Timestamp | undefined;
+  /** The pmid lists of recent records, every pmid described (one per length: the compare key). */
+  private pmidLists: Uint32Array[] = [];
+  /** The pmids of the record being copied (kept only when its list is new). */
+  private scratch = new Uint32Array(0);
 
   constructor(
     private readonly set: ArchiveSet,
@@ -126,18 +138,32 @@ class Extractor {
     w.record(t, sets);
   }
 
-  /** A record with values, copied as stored: its metrics described first. */
+  /** A record with values, copied as stored: its metrics described as the copy meets them. */
   private copyRaw(rec: LogRecord, archive: number): void {
     const t = rec.timestamp;
     const w = (this.writer ??= this.start(rec.timestamp, archive));
     this.last = t;
-    for (const at of rec.vsetOffsets) {
-      const pmid = rec.view.getUint32(at) as PmId;
-      // Checked here: most pmids of most records were described before.
-      if (!w.hasDesc(pmid)) this.describe(w, pmid, t);
-    }
-    this.followChanges(w, t);
-    w.recordRaw(t, rec.buf, (this.set.archives[archive]?.label ?? this.set.label).version);
+    // A record listing the pmids of one already seen (pmlogger logs each group alike) needs
+    // no look-up: a compare of words instead of one per value set (hundreds a record).
+    const n = rec.numpmid;
+    const seen = this.pmidLists.find((l) => l.length === n);
+    let same = seen !== undefined;
+    if (this.scratch.length < n) this.scratch = new Uint32Array(n);
+    const list = this.scratch;
+    // Metrics are described as the copy meets them, then what changed by t is followed: all
+    // in .meta before the record's index entry is decided, as if written before the record.
+    w.recordRaw(t, rec.buf, (this.set.archives[archive]?.label ?? this.set.label).version, {
+      pmid: (pmid, i) => {
+        list[i] = pmid;
+        if (same && seen?.[i] === pmid) return;
+        same = false;
+        if (!w.hasDesc(pmid)) this.describe(w, pmid, t);
+      },
+      end: () => {
+        if (!same) this.pmidLists = [list.slice(0, n), ...this.pmidLists.filter((l) => l.length !== n)].slice(0, PMID_LISTS);
+        this.followChanges(w, t);
+      },
+    });
   }
 
   /** The writer, labelled from the archive that holds the first record; context labels. */
@@ -196,18 +222,18 @@ class Extractor {
    * metrics cost more than copying the records. Written in the source's key order, as the scan.
    */
   private useLabelKeys(w: ArchiveWriter, t: Timestamp, keys: readonly (readonly [number, number])[]): void {
-    const order = (this.keyOrder ??= new Map(this.allLabelKeys.map((k, i) => [`${k.level}:${k.ident}`, i])));
+    const order = (this.keyOrder ??= new Map(this.allLabelKeys.map((k, i) => [labelKeyId(k.level, k.ident), i])));
     const found: number[] = [];
     for (const [level, ident] of keys) {
-      const i = order.get(`${level}:${ident}`);
-      if (i !== undefined && !this.labelKeys.has(`${level}:${ident}`) && !found.includes(i)) found.push(i);
+      const i = order.get(labelKeyId(level, ident));
+      if (i !== undefined && !this.labelKeys.has(labelKeyId(level, ident)) && !found.includes(i)) found.push(i);
     }
     found.sort((a, b) => a - b);
     for (const i of found) {
       const k = this.allLabelKeys[i];
       if (!k) continue;
       const key: LabelKey = { ...k, written: undefined };
-      this.labelKeys.set(`${k.level}:${k.ident}`, key);
+      this.labelKeys.set(labelKeyId(k.level, k.ident), key);
       this.writeLabels(w, key, t);
     }
   }
@@ -215,7 +241,7 @@ class Extractor {
   /** Starts following the label keys `pick` selects, writing the sets in force at `t`. */
   private useLabels(w: ArchiveWriter, t: Timestamp, pick: (k: { level: number; ident: number }) => boolean): void {
     for (const k of this.allLabelKeys) {
-      const id = `${k.level}:${k.ident}`;
+      const id = labelKeyId(k.level, k.ident);
       if (this.labelKeys.has(id) || !pick(k)) continue;
       const key: LabelKey = { ...k, written: undefined };
       this.labelKeys.set(id, key);

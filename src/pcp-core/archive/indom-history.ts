@@ -50,6 +50,33 @@ function sortEntries(instances: Int32Array): number[] | undefined {
   return order;
 }
 
+/**
+ * An observation as added: the names follow the ids' order, decoded only when first asked for
+ * (meta-records.ts). A class, not an object literal with a getter: an archive holds thousands
+ * of these, and a literal with an accessor is built the slow way each time.
+ */
+class Stored implements StoredObservation {
+  readonly stamp: Timestamp;
+  readonly delta: boolean;
+  private decoded: ReadonlyArray<string | null> | undefined;
+
+  constructor(
+    private readonly rec: IndomRecord,
+    readonly instances: Int32Array,
+    private readonly order: readonly number[] | undefined,
+  ) {
+    this.stamp = rec.stamp;
+    this.delta = rec.type === TYPE_INDOM_DELTA;
+  }
+
+  get names(): ReadonlyArray<string | null> {
+    const order = this.order;
+    const rec = this.rec;
+    this.decoded ??= order ? order.map((i) => rec.names[i] ?? null) : rec.names;
+    return this.decoded;
+  }
+}
+
 function sameObservation(a: StoredObservation, b: StoredObservation): boolean {
   if (a.instances.length !== b.instances.length) return false;
   for (let i = 0; i < a.instances.length; i++) {
@@ -82,19 +109,9 @@ export class IndomHistory {
   /** Adds a record (libpcp drops records with no entries, and exact duplicates at one time). */
   add(rec: IndomRecord): void {
     if (rec.numinst <= 0) return;
-    const instances = Int32Array.from(rec.instances);
+    const instances = rec.instances.slice();
     const order = sortEntries(instances);
-    // The names follow the ids' order, decoded only when first asked for (meta-records.ts).
-    let names: ReadonlyArray<string | null> | undefined;
-    const obs: StoredObservation = {
-      stamp: rec.stamp,
-      delta: rec.type === TYPE_INDOM_DELTA,
-      instances,
-      get names(): ReadonlyArray<string | null> {
-        names ??= order ? order.map((i) => rec.names[i] ?? null) : rec.names;
-        return names;
-      },
-    };
+    const obs = new Stored(rec, instances, order);
     // Insert after every observation at or before this time.
     let at = this.stored.length;
     while (at > 0 && compareTimestamps((this.stored[at - 1]).stamp, obs.stamp) > 0) at--;
@@ -125,6 +142,7 @@ export class IndomHistory {
       // reports "no full indom record" and leaves it unusable).
       // A full record's names stay undecoded until asked for: a caller after the times or
       // the instance ids (export, INTERP's calipers) need not decode every name ever logged.
+      // (An object literal, its names an own property: a set may be posted to the page.)
       const set: InstanceList = s.delta ? applyDelta(prev, s) : { instances: s.instances, get names() { return s.names as string[]; } };
       out.push({ stamp: s.stamp, delta: s.delta, storedCount: s.instances.length, set });
       prev = set;

@@ -7,7 +7,7 @@ import { DecodeError, PM_ERR_LOGREC } from '../errors';
 import { decodeUnits, type Desc, type InDom, type PmId, type Timestamp } from '../types';
 import type { Label, LabelSet } from '../types';
 import { decodeTimestampV3, decodeTimeval } from './log-format';
-import { decodeCStringAt } from '../io/cursor';
+import { decodeCStringAt, decodeCStringTable } from '../io/cursor';
 
 /** Metadata record types (§4). */
 export const TYPE_DESC = 1;
@@ -118,7 +118,7 @@ export function decodeIndomRecord(bytes: Uint8Array, view: DataView, type: Indom
     instances,
     get names(): ReadonlyArray<string | null> {
       // A delta's -1 is a deleted instance (no name).
-      names ??= Array.from(index, (idx) => (idx >= 0 ? cString(bytes, table + idx, tableEnd) : null));
+      names ??= decodeCStringTable(bytes, table, tableEnd, index);
       return names;
     },
   };

@@ -174,3 +174,32 @@ export function decodeCStringAt(bytes: Uint8Array, start: number, end: number): 
 export function decodeCString(raw: Uint8Array): string {
   return decodeCStringAt(raw, 0, raw.length);
 }
+
+/**
+ * decodeCStringAt(bytes, table + offsets[i], end) for each offset (null for a negative one: a
+ * delta's deleted instance), as a string table of an instance domain record holds them. A
+ * table that is all ASCII is decoded once and each name is a substring of it: an export
+ * walks every observation of a process domain (hundreds of names of 30–60 bytes, every 10 s),
+ * where a decode per name cost more than writing them.
+ */
+export function decodeCStringTable(bytes: Uint8Array, table: number, end: number, offsets: Int32Array): (string | null)[] {
+  const n = offsets.length;
+  const out = new Array<string | null>(n);
+  for (let i = table; i < end; i++) {
+    if (bytes[i] >= 0x80) {
+      for (let k = 0; k < n; k++) out[k] = offsets[k] >= 0 ? decodeCStringAt(bytes, table + offsets[k], end) : null;
+      return out;
+    }
+  }
+  const text = utf8.decode(bytes.subarray(table, end));
+  for (let k = 0; k < n; k++) {
+    const at = offsets[k];
+    if (at < 0) {
+      out[k] = null;
+      continue;
+    }
+    const nul = text.indexOf('\0', at);
+    out[k] = text.substring(at, nul < 0 ? text.length : nul);
+  }
+  return out;
+}
