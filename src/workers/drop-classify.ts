@@ -10,6 +10,7 @@ import { PM_ERR_LOGFILE, PM_ERR_NOTARCHIVE, PmError } from '../pcp-core/errors';
 import { parseArchiveFileName } from '../pcp-core/io/archive-file-name';
 import { blobFileSet } from '../pcp-core/io/blob-file-set';
 import { openStored } from '../pcp-core/io/open-stored';
+import { xzDecodesOffThread } from '../pcp-core/io/xz-decoder';
 import { posixBasename, posixDirname } from '../pcp-core/io/posix-path';
 import { readLabel } from '../pcp-core/archive/label';
 import { PM_LOG_VOL_META } from '../pcp-core/archive/log-format';
@@ -49,6 +50,47 @@ async function hostOf(files: readonly DroppedFile[], base: Base): Promise<string
   }
 }
 
+/**
+ * Starts decoding, on the xz pool, the .xz blocks the open of a drop's archive reads first:
+ * the first volume's first block (its label, then the first window's records), the .meta's
+ * first block and the last volume's last block (the archive's end). They decode while the drop
+ * is classified and the open reads labels, instead of after; the open's own decodes of the
+ * same blocks then share them (the pool holds them: XzDecodeOptions.hold). One archive only:
+ * a drop of many would decode blocks no first chart needs.
+ */
+function predecodeFirstBlocks(files: readonly DroppedFile[], base: Base): void {
+  if (!xzDecodesOffThread()) return;
+  const xz = base.files.flatMap((i) => {
+    const f = files[i];
+    const parsed = f ? parseArchiveFileName(posixBasename(f.path)) : null;
+    return f && parsed?.compression?.suffix === '.xz' ? [{ file: f, parsed }] : [];
+  });
+  const volumes = xz.filter((x) => x.parsed.kind === 'volume').sort((a, b) => a.parsed.volume - b.parsed.volume);
+  const wanted = [
+    { at: volumes[0], block: 'first', ahead: true },
+    { at: xz.find((x) => x.parsed.kind === 'meta'), block: 'first', ahead: false },
+    { at: volumes.length > 1 ? volumes[volumes.length - 1] : undefined, block: 'last', ahead: false },
+  ] as const;
+  for (const w of wanted) {
+    const f = w.at?.file;
+    if (!f) continue;
+    void predecode(f, w.block, w.ahead).catch(() => {
+      // Deliberately dropped: the open decodes the same block and reports what is wrong with
+      // it, naming the file (one message, not two).
+    });
+  }
+}
+
+async function predecode(f: DroppedFile, block: 'first' | 'last', ahead: boolean): Promise<void> {
+  const { XzSource } = await import('../pcp-core/io/xz-source');
+  const source = await openStored(blobFileSet(f.path, [{ path: f.path, blob: f.file }]), f.path);
+  try {
+    if (source instanceof XzSource) await source.predecode(block === 'first' ? 0 : source.blocks.length - 1, ahead);
+  } finally {
+    await source.close();
+  }
+}
+
 /** Classifies a drop: archives grouped per host, view files, strays (each with its reason). */
 export async function classifyDrop(files: readonly DroppedFile[]): Promise<DropClassification> {
   const bases = new Map<string, Base>();
@@ -76,6 +118,8 @@ export async function classifyDrop(files: readonly DroppedFile[]): Promise<DropC
     }
     strays.push({ index: i, error: toEngineError(new PmError(PM_ERR_NOTARCHIVE, 'not a PCP archive file (NAME.meta, NAME.index, NAME.N, maybe compressed), a pmchart view nor a derived-metric configuration (NAME.conf)', f.path)) });
   }
+  const [only] = bases.values();
+  if (bases.size === 1 && only.meta !== undefined) predecodeFirstBlocks(files, only);
   const hosts = new Map<string, DroppedHostArchives & { bases: string[]; files: number[] }>();
   const alone: DroppedHostArchives[] = [];
   for (const b of bases.values()) {

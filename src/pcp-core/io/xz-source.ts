@@ -44,6 +44,18 @@ export class XzSource extends ChunkedSource {
     return this.layout.padding;
   }
 
+  /**
+   * Starts decoding block `i` off this thread for a reader that is not there yet (a source of
+   * the same file opened soon: the decoder holds the bytes for it, XzDecodeOptions.hold);
+   * nothing is cached here. Resolves when the decode has ended; at once without an off-thread
+   * decoder. `ahead`: no read is certain to wait for it soon.
+   */
+  async predecode(i: number, ahead: boolean): Promise<void> {
+    const block = this.layout.blocks[i];
+    if (!block || !xzDecodesOffThread()) return;
+    await decodeXzBlock(this.compressed, block, block.uncompressedSize, { ahead, hold: true });
+  }
+
   protected decodeChunk(i: number, want: number, options: ChunkDecodeOptions): Promise<Uint8Array> {
     return decodeXzBlock(this.compressed, this.layout.blocks[i], want, options);
   }
