@@ -66,26 +66,36 @@ function predecodeFirstBlocks(files: readonly DroppedFile[], base: Base): void {
     return f && parsed?.compression?.suffix === '.xz' ? [{ file: f, parsed }] : [];
   });
   const volumes = xz.filter((x) => x.parsed.kind === 'volume').sort((a, b) => a.parsed.volume - b.parsed.volume);
+  // Read at once, asked in this order: the first volume's decode is the longest (the first
+  // window's records lie tens of MB into a 100 MB block) and goes first as a decode ahead, so
+  // it has a worker at once and the pool starts no other decode ahead beside it (the next
+  // volume waits); the .meta and the last volume follow as decodes a read waits for, one after
+  // the other on the other worker. The open asks for each again and shares it.
   const wanted = [
     { at: volumes[0], block: 'first', ahead: true },
     { at: xz.find((x) => x.parsed.kind === 'meta'), block: 'first', ahead: false },
     { at: volumes.length > 1 ? volumes[volumes.length - 1] : undefined, block: 'last', ahead: false },
   ] as const;
-  for (const w of wanted) {
-    const f = w.at?.file;
-    if (!f) continue;
-    void predecode(f, w.block, w.ahead).catch(() => {
-      // Deliberately dropped: the open decodes the same block and reports what is wrong with
-      // it, naming the file (one message, not two).
+  const prepared = wanted.flatMap((w) => {
+    if (!w.at) return [];
+    const ask = prepareDecode(w.at.file, w.block).catch(() => {
+      // Deliberately dropped: a file that cannot be read here is read again by the open,
+      // which reports what is wrong with it, naming the file (one message, not two).
+      return undefined;
     });
-  }
+    return [{ ask, ahead: w.ahead }];
+  });
+  void (async () => {
+    for (const p of prepared) (await p.ask)?.(p.ahead);
+  })();
 }
 
-async function predecode(f: DroppedFile, block: 'first' | 'last', ahead: boolean): Promise<void> {
+/** What asks for the decode of `f`'s first or last block (XzSource.prepareDecode); undefined when not .xz. */
+async function prepareDecode(f: DroppedFile, block: 'first' | 'last'): Promise<((ahead: boolean) => void) | undefined> {
   const { XzSource } = await import('../pcp-core/io/xz-source');
   const source = await openStored(blobFileSet(f.path, [{ path: f.path, blob: f.file }]), f.path);
   try {
-    if (source instanceof XzSource) await source.predecode(block === 'first' ? 0 : source.blocks.length - 1, ahead);
+    return source instanceof XzSource ? await source.prepareDecode(block === 'first' ? 0 : source.blocks.length - 1) : undefined;
   } finally {
     await source.close();
   }

@@ -362,6 +362,35 @@ describe('the core with the pool registered', () => {
     await src.close();
   });
 
+  it('decodes a block read ahead for a later reader (XzSource.prepareDecode) once, for the source that then reads it', async () => {
+    const jobs: number[] = [];
+    const pool = new XzWorkerPool({
+      size: 2,
+      warn: () => undefined,
+      spawn: (events) => ({
+        post: (job: XzJob) => {
+          jobs.push(job.size);
+          void answerXzJob(job, (reply: XzReply) => setTimeout(() => events.reply(reply), 0));
+        },
+        terminate: () => undefined,
+      }),
+    });
+    const early = await XzSource.open(new MemorySource('small.xz', compressed), new ByteCache(1 << 20));
+    // No off-thread decoder: nothing to ask.
+    expect(await early.prepareDecode(1)).toBeUndefined();
+    setXzStreamDecoder(pool);
+    const ask = await early.prepareDecode(1);
+    await early.close();
+    ask?.(true);
+    expect(jobs).toEqual([512]);
+    // Another source over the same bytes (a drop's file opened again), reading block 1 whole.
+    const src = await XzSource.open(new MemorySource('small.xz', compressed.slice()), new ByteCache(1 << 20));
+    expect(await src.read(512, 512)).toEqual(whole.subarray(512, 1024));
+    expect(jobs).toEqual([512]);
+    await src.close();
+    pool.close();
+  });
+
   it('names the file and block of damaged data decoded in the pool', async () => {
     setXzStreamDecoder(inProcessPool([]));
     const flipped = compressed.slice();

@@ -107,11 +107,10 @@ function frameBlock(blockBytes: Uint8Array, checkType: number, unpaddedSize: num
 }
 
 /**
- * Decodes block `block` of the .xz file `src`: its first `want` bytes (all of it by default).
- * The result is exactly `want` bytes; corrupt or cut data is PM_ERR_LOGREC naming the file.
- * `options` go to the off-thread decoder for a whole block (XzDecodeOptions).
+ * Block `block` of the .xz file `src` as a one-block stream for the decoders (its stored
+ * bytes, and the size without a check they do not compute).
  */
-export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = block.uncompressedSize, options: XzDecodeOptions = {}): Promise<Uint8Array> {
+async function framedXzBlock(src: ByteSource, block: XzBlock): Promise<{ stored: Uint8Array; unpadded: number; framed: Uint8Array }> {
   const name = src.name;
   const stored = await src.read(block.offset, pad4(block.unpaddedSize));
   if (stored.length !== pad4(block.unpaddedSize)) throw blockError(name, block, 'block cut short');
@@ -126,7 +125,37 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
     blockBytes = stored.subarray(0, pad4(unpadded));
     checkType = CHECK_NONE;
   }
-  const framed = frameBlock(blockBytes, checkType, unpadded, block.uncompressedSize);
+  return { stored, unpadded, framed: frameBlock(blockBytes, checkType, unpadded, block.uncompressedSize) };
+}
+
+/**
+ * Reads block `block` of `src` for the off-thread decoder and returns what asks it to decode
+ * the block whole for a reader that is not there yet (XzDecodeOptions.hold: the decoder keeps
+ * the bytes for that reader's decodeXzBlock of the same block); undefined when there is no
+ * off-thread decoder. Reading and asking are apart so a caller asks for several blocks in the
+ * order it wants them decoded, whichever was read first.
+ */
+export async function prepareXzPredecode(src: ByteSource, block: XzBlock): Promise<((ahead: boolean) => void) | undefined> {
+  if (!xzStreamDecoder()) return undefined;
+  const { framed } = await framedXzBlock(src, block);
+  return (ahead) => {
+    void xzStreamDecoder()
+      ?.decode(framed, block.uncompressedSize, { ahead, hold: true })
+      .catch(() => {
+        // Deliberately dropped: the reader's own decode of this block (decodeXzBlock) decodes
+        // it again and reports what is wrong with it, naming the file and the block.
+      });
+  };
+}
+
+/**
+ * Decodes block `block` of the .xz file `src`: its first `want` bytes (all of it by default).
+ * The result is exactly `want` bytes; corrupt or cut data is PM_ERR_LOGREC naming the file.
+ * `options` go to the off-thread decoder for a whole block (XzDecodeOptions).
+ */
+export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = block.uncompressedSize, options: XzDecodeOptions = {}): Promise<Uint8Array> {
+  const name = src.name;
+  const { stored, unpadded, framed } = await framedXzBlock(src, block);
   want = Math.min(want, block.uncompressedSize);
   const full = want === block.uncompressedSize;
   const out = (full ? await decodeOffThread(name, block, framed, options) : undefined) ?? decodeHere(name, block, framed, want);

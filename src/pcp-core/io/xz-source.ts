@@ -6,7 +6,7 @@
 import type { ByteSource } from './byte-source';
 import type { XzBlock, XzLayout } from './xz-layout';
 import { readXzLayout } from './xz-layout';
-import { decodeXzBlock } from './xz-block';
+import { decodeXzBlock, prepareXzPredecode } from './xz-block';
 import { xzDecodesOffThread, xzStreamDecoder } from './xz-decoder';
 import type { ByteCache } from './byte-cache';
 import { ChunkedSource, decodedChunkCache, type ChunkDecodeOptions } from './chunked-source';
@@ -45,15 +45,13 @@ export class XzSource extends ChunkedSource {
   }
 
   /**
-   * Starts decoding block `i` off this thread for a reader that is not there yet (a source of
-   * the same file opened soon: the decoder holds the bytes for it, XzDecodeOptions.hold);
-   * nothing is cached here. Resolves when the decode has ended; at once without an off-thread
-   * decoder. `ahead`: no read is certain to wait for it soon.
+   * Block `i` read for a decode off this thread for a reader that is not there yet (a source
+   * of the same file opened soon), and what asks for it (prepareXzPredecode); nothing is cached
+   * here. Undefined without an off-thread decoder.
    */
-  async predecode(i: number, ahead: boolean): Promise<void> {
+  prepareDecode(i: number): Promise<((ahead: boolean) => void) | undefined> {
     const block = this.layout.blocks[i];
-    if (!block || !xzDecodesOffThread()) return;
-    await decodeXzBlock(this.compressed, block, block.uncompressedSize, { ahead, hold: true });
+    return block ? prepareXzPredecode(this.compressed, block) : Promise.resolve(undefined);
   }
 
   protected decodeChunk(i: number, want: number, options: ChunkDecodeOptions): Promise<Uint8Array> {
