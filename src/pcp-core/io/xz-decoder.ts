@@ -31,7 +31,7 @@ export interface XzDecodeOptions {
    */
   readonly progress?: (bytes: Uint8Array, available: number) => void;
   /**
-   * Decoded before its reader exists (XzSource.predecode: a dropped archive's first blocks,
+   * Decoded before its reader exists (XzSource.prepareDecode: a dropped archive's first blocks,
    * while the drop is classified): a decoder that can keeps the bytes for the identical decode
    * asked next, for a short while, and decodes a block asked again while it runs only once.
    */
