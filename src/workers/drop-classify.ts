@@ -69,12 +69,13 @@ function predecodeFirstBlocks(files: readonly DroppedFile[], base: Base): void {
   // Read at once, asked in this order: the first volume's decode is the longest (the first
   // window's records lie tens of MB into a 100 MB block) and goes first as a decode ahead, so
   // it has a worker at once and the pool starts no other decode ahead beside it (the next
-  // volume waits); the .meta and the last volume follow as decodes a read waits for, one after
-  // the other on the other worker. The open asks for each again and shares it.
+  // volume waits); the last volume and the .meta follow as decodes a read waits for, one after
+  // the other on the other worker, in the order the open reads them whole (the archive's end,
+  // then the metadata). The open asks for each again and shares it.
   const wanted = [
     { at: volumes[0], block: 'first', ahead: true },
-    { at: xz.find((x) => x.parsed.kind === 'meta'), block: 'first', ahead: false },
     { at: volumes.length > 1 ? volumes[volumes.length - 1] : undefined, block: 'last', ahead: false },
+    { at: xz.find((x) => x.parsed.kind === 'meta'), block: 'first', ahead: false },
   ] as const;
   const prepared = wanted.flatMap((w) => {
     if (!w.at) return [];
