@@ -12,7 +12,13 @@ import { readPageParams } from './state/page-params';
 import { openFromPage, restoreFromAddress, startUrlSync } from './state/url-sync';
 import { warmUpCharts } from './charts/warm-up';
 import { standardOverview } from './views/overview';
+import { getEngine } from './engine-client';
 import './styles.css';
+
+// The engine worker starts at once, on its own thread, not in idle time: its xz pool then warms
+// its decoder up while the page renders, and a drop right after the page shows does not wait
+// for the worker's script (issue 19 item 5).
+getEngine();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

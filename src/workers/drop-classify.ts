@@ -10,6 +10,7 @@ import { PM_ERR_LOGFILE, PM_ERR_NOTARCHIVE, PmError } from '../pcp-core/errors';
 import { parseArchiveFileName } from '../pcp-core/io/archive-file-name';
 import { blobFileSet } from '../pcp-core/io/blob-file-set';
 import { openStored } from '../pcp-core/io/open-stored';
+import { xzDecodesOffThread } from '../pcp-core/io/xz-decoder';
 import { posixBasename, posixDirname } from '../pcp-core/io/posix-path';
 import { readLabel } from '../pcp-core/archive/label';
 import { PM_LOG_VOL_META } from '../pcp-core/archive/log-format';
@@ -49,6 +50,58 @@ async function hostOf(files: readonly DroppedFile[], base: Base): Promise<string
   }
 }
 
+/**
+ * Starts decoding, on the xz pool, the .xz blocks the open of a drop's archive reads first:
+ * the first volume's first block (its label, then the first window's records), the .meta's
+ * first block and the last volume's last block (the archive's end). They decode while the drop
+ * is classified and the open reads labels, instead of after; the open's own decodes of the
+ * same blocks then share them (the pool holds them: XzDecodeOptions.hold). One archive only:
+ * a drop of many would decode blocks no first chart needs.
+ */
+function predecodeFirstBlocks(files: readonly DroppedFile[], base: Base): void {
+  if (!xzDecodesOffThread()) return;
+  const xz = base.files.flatMap((i) => {
+    const f = files[i];
+    const parsed = f ? parseArchiveFileName(posixBasename(f.path)) : null;
+    return f && parsed?.compression?.suffix === '.xz' ? [{ file: f, parsed }] : [];
+  });
+  const volumes = xz.filter((x) => x.parsed.kind === 'volume').sort((a, b) => a.parsed.volume - b.parsed.volume);
+  // Read at once, asked in this order: the first volume's decode is the longest (the first
+  // window's records lie tens of MB into a 100 MB block) and goes first as a decode ahead, so
+  // it has a worker at once and the pool starts no other decode ahead beside it (the next
+  // volume waits); the last volume and the .meta follow as decodes a read waits for, one after
+  // the other on the other worker, in the order the open reads them whole (the archive's end,
+  // then the metadata). The open asks for each again and shares it.
+  const wanted = [
+    { at: volumes[0], block: 'first', ahead: true },
+    { at: volumes.length > 1 ? volumes[volumes.length - 1] : undefined, block: 'last', ahead: false },
+    { at: xz.find((x) => x.parsed.kind === 'meta'), block: 'first', ahead: false },
+  ] as const;
+  const prepared = wanted.flatMap((w) => {
+    if (!w.at) return [];
+    const ask = prepareDecode(w.at.file, w.block).catch(() => {
+      // Deliberately dropped: a file that cannot be read here is read again by the open,
+      // which reports what is wrong with it, naming the file (one message, not two).
+      return undefined;
+    });
+    return [{ ask, ahead: w.ahead }];
+  });
+  void (async () => {
+    for (const p of prepared) (await p.ask)?.(p.ahead);
+  })();
+}
+
+/** What asks for the decode of `f`'s first or last block (XzSource.prepareDecode); undefined when not .xz. */
+async function prepareDecode(f: DroppedFile, block: 'first' | 'last'): Promise<((ahead: boolean) => void) | undefined> {
+  const { XzSource } = await import('../pcp-core/io/xz-source');
+  const source = await openStored(blobFileSet(f.path, [{ path: f.path, blob: f.file }]), f.path);
+  try {
+    return source instanceof XzSource ? await source.prepareDecode(block === 'first' ? 0 : source.blocks.length - 1) : undefined;
+  } finally {
+    await source.close();
+  }
+}
+
 /** Classifies a drop: archives grouped per host, view files, strays (each with its reason). */
 export async function classifyDrop(files: readonly DroppedFile[]): Promise<DropClassification> {
   const bases = new Map<string, Base>();
@@ -76,6 +129,8 @@ export async function classifyDrop(files: readonly DroppedFile[]): Promise<DropC
     }
     strays.push({ index: i, error: toEngineError(new PmError(PM_ERR_NOTARCHIVE, 'not a PCP archive file (NAME.meta, NAME.index, NAME.N, maybe compressed), a pmchart view nor a derived-metric configuration (NAME.conf)', f.path)) });
   }
+  const [only] = bases.values();
+  if (bases.size === 1 && only.meta !== undefined) predecodeFirstBlocks(files, only);
   const hosts = new Map<string, DroppedHostArchives & { bases: string[]; files: number[] }>();
   const alone: DroppedHostArchives[] = [];
   for (const b of bases.values()) {

@@ -36,6 +36,23 @@ setXzStreamDecoder(xzPool);
 // start and warm their decoder up then too, not on the way to the first chart of an .xz archive.
 setTimeout(() => xzPool.prestart(), 0);
 
+/**
+ * This thread decodes the first 64 KiB of each .xz file it opens itself (labels, with the same
+ * LZMA2 decoder): run cold, each of the first few took tens of ms of an open. It is warmed up
+ * too, one small decode per task, so a drop's messages go in between.
+ */
+async function warmUpEngineDecoder(): Promise<void> {
+  const { warmUpXzDecoder } = await import('./xz-pool-job');
+  for (let i = 0; i < ENGINE_WARM_UP_DECODES; i++) {
+    warmUpXzDecoder(1, i);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+const ENGINE_WARM_UP_DECODES = 6;
+setTimeout(() => {
+  warmUpEngineDecoder().catch((e: unknown) => console.warn(`pmdash: the xz decoder could not load for its warm-up (${e instanceof Error ? e.message : String(e)})`));
+}, 0);
+
 class WorkerEngine extends EngineApi {
   // Sources are open and idle: a pool no decode used (uncompressed archives) ends here.
   protected override releaseIdleExtras(): void {

@@ -12,12 +12,14 @@ const WARM_UP_DECODES = 6;
 /**
  * Decodes a small built-in stream a few times (xz-warm-up.ts), so that the decoder is compiled
  * before the first job: a worker the pool starts ahead of need (XzWorkerPool.prestart) does
- * this while the page waits for a drop. A failure here is the first job's to report.
+ * this while the page waits for a drop, and so does the engine worker, one decode at a time
+ * (`decodes`, the `first`'s steps), for the labels it decodes itself. A failure here is the
+ * first job's to report.
  */
-export function warmUpXzDecoder(): void {
+export function warmUpXzDecoder(decodes = WARM_UP_DECODES, first = 0): void {
   const { framed, size } = xzWarmUpStream();
   try {
-    for (let i = 0; i < WARM_UP_DECODES; i++) {
+    for (let i = first; i < first + decodes; i++) {
       // In uneven steps, as pieces are decoded: every path the real decodes take gets its
       // type feedback here (an untaken one deoptimizes the decoder when first taken).
       const decoder = new XzFramedDecoder(framed, size);

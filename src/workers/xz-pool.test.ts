@@ -214,6 +214,66 @@ describe('xz worker pool', () => {
     expect(await p).toEqual(Uint8Array.of(1, 2, 3, 4, 5, 6));
   });
 
+  it('decodes a block asked for again while it runs once, for both, a read promoting one ahead', async () => {
+    const { pool, workers } = fakePool(2);
+    void pool.decode(input(1), 4, { ahead: true });
+    const early = pool.decode(input(2), 6, { ahead: true, hold: true });
+    // Only one decode ahead runs on 2 workers: the held one waits.
+    expect(workers.map((w) => w.jobs.map((j) => j.framed[0]))).toEqual([[1]]);
+    const told: number[] = [];
+    // The same bytes in another buffer, asked for by a read: it joins, and goes with the reads.
+    const read = pool.decode(input(2), 6, { progress: (_b, n) => told.push(n) });
+    expect(workers.map((w) => w.jobs.map((j) => j.framed[0]))).toEqual([[1], [2]]);
+    const job = workers[1].jobs[0];
+    expect(job.pieces).toBe(true);
+    workers[1].events.reply({ id: job.id, piece: Uint8Array.of(1, 2, 3, 4), offset: 0 });
+    // A third asker, after the first piece: told what has come so far.
+    const late: number[] = [];
+    const third = pool.decode(input(2), 6, { progress: (_b, n) => late.push(n) });
+    await settle();
+    workers[1].events.reply({ id: job.id, piece: Uint8Array.of(5, 6), offset: 4 });
+    workers[1].events.reply({ id: job.id, done: true });
+    const bytes = await read;
+    expect(bytes).toEqual(Uint8Array.of(1, 2, 3, 4, 5, 6));
+    expect(await early).toBe(bytes);
+    expect(await third).toBe(bytes);
+    expect(told).toEqual([4, 6]);
+    expect(late).toEqual([4, 6]);
+    expect(workers.flatMap((w) => w.jobs)).toHaveLength(2);
+  });
+
+  it('holds a held decode nobody else asked for until the same is asked, once', async () => {
+    const { pool, workers } = fakePool(1);
+    const early = pool.decode(input(3), 2, { hold: true });
+    workers[0].answer();
+    const bytes = await early;
+    // Asked again after it ended: the held bytes, no second decode; then no longer held.
+    expect(await pool.decode(input(3), 2)).toBe(bytes);
+    expect(workers[0].jobs).toHaveLength(1);
+    const again = pool.decode(input(3), 2);
+    expect(workers[0].jobs).toHaveLength(2);
+    workers[0].answer();
+    expect(await again).toEqual(bytes);
+    // Without hold, nothing is kept.
+    const plain = pool.decode(input(4), 2);
+    workers[0].answer();
+    await plain;
+    void pool.decode(input(4), 2);
+    expect(workers[0].jobs).toHaveLength(4);
+  });
+
+  it('rejects every asker of a shared decode that fails', async () => {
+    const { pool, workers } = fakePool(1);
+    const a = pool.decode(input(5), 4, { hold: true });
+    const b = pool.decode(input(5), 4);
+    workers[0].events.reply({ id: workers[0].jobs[0].id, error: 'corrupt data', unavailable: false });
+    expect(((await rejection(a)) as Error).message).toBe('corrupt data');
+    expect(((await rejection(b)) as Error).message).toBe('corrupt data');
+    // A failure is not held: the next ask decodes again.
+    void pool.decode(input(5), 4);
+    expect(workers[0].jobs).toHaveLength(2);
+  });
+
   it('hands back every decode and ends its workers when closed', async () => {
     const { pool, workers } = fakePool(1);
     const p = pool.decode(input(1), 1);
@@ -323,6 +383,35 @@ describe('the core with the pool registered', () => {
     // Each of the 3 blocks came as one piece.
     expect(told).toEqual([512, 512, 296]);
     await src.close();
+  });
+
+  it('decodes a block read ahead for a later reader (XzSource.prepareDecode) once, for the source that then reads it', async () => {
+    const jobs: number[] = [];
+    const pool = new XzWorkerPool({
+      size: 2,
+      warn: () => undefined,
+      spawn: (events) => ({
+        post: (job: XzJob) => {
+          jobs.push(job.size);
+          void answerXzJob(job, (reply: XzReply) => setTimeout(() => events.reply(reply), 0));
+        },
+        terminate: () => undefined,
+      }),
+    });
+    const early = await XzSource.open(new MemorySource('small.xz', compressed), new ByteCache(1 << 20));
+    // No off-thread decoder: nothing to ask.
+    expect(await early.prepareDecode(1)).toBeUndefined();
+    setXzStreamDecoder(pool);
+    const ask = await early.prepareDecode(1);
+    await early.close();
+    ask?.(true);
+    expect(jobs).toEqual([512]);
+    // Another source over the same bytes (a drop's file opened again), reading block 1 whole.
+    const src = await XzSource.open(new MemorySource('small.xz', compressed.slice()), new ByteCache(1 << 20));
+    expect(await src.read(512, 512)).toEqual(whole.subarray(512, 1024));
+    expect(jobs).toEqual([512]);
+    await src.close();
+    pool.close();
   });
 
   it('names the file and block of damaged data decoded in the pool', async () => {

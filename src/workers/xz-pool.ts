@@ -65,21 +65,54 @@ export function xzPoolSize(cores: number | undefined): number {
   return Math.min(8, Math.max(2, Math.floor(cores ?? 0)));
 }
 
+/** One caller of a decode: several ask for the same block (see XzWorkerPool.decode). */
+interface Asker {
+  readonly progress: ((bytes: Uint8Array, available: number) => void) | undefined;
+  /** Asked as a decode ahead, and a read does not wait for it yet. */
+  readonly ahead: boolean;
+  readonly wanted: () => boolean;
+  readonly resolve: (bytes: Uint8Array<ArrayBuffer>) => void;
+  readonly reject: (e: Error) => void;
+}
+
 interface Task {
   readonly id: number;
   readonly framed: Uint8Array;
   readonly size: number;
-  readonly progress: ((bytes: Uint8Array, available: number) => void) | undefined;
   /** Queued as a decode ahead (a retry keeps it, though it then queues with the reads). */
   readonly ahead: boolean;
-  /** A decode ahead that a read now waits for. */
-  readonly wanted: () => boolean;
-  readonly resolve: (bytes: Uint8Array<ArrayBuffer>) => void;
-  readonly reject: (e: Error) => void;
+  /** Whoever asked for this block's decode: the first, then those asking for the same bytes while it runs. */
+  readonly askers: Asker[];
+  /** Asked with `hold`: the bytes stay for the next identical decode if none came meanwhile. */
+  readonly hold: boolean;
   tries: number;
   /** A decode in pieces: the bytes assembled here, and how many are there. */
   out?: Uint8Array<ArrayBuffer>;
   available: number;
+}
+
+/** A decode a read now waits for (any of its askers). */
+function wanted(task: Task): boolean {
+  return task.askers.some((a) => !a.ahead || a.wanted());
+}
+
+/** A held decode's bytes, for the identical decode asked next (XzDecodeOptions.hold). */
+interface Held {
+  readonly framed: Uint8Array;
+  readonly size: number;
+  readonly bytes: Uint8Array<ArrayBuffer>;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
+/** How long held bytes wait for their reader: a drop's classification, then its open, asks within a second. */
+const HOLD_MS = 10_000;
+
+/** Whether two framed streams are the same bytes (a block asked for again decodes to the same bytes). */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 interface Slot {
@@ -95,6 +128,7 @@ export class XzWorkerPool implements XzStreamDecoder {
   private readonly demand: Task[] = [];
   private readonly ahead: Task[] = [];
   private readonly slots: Slot[] = [];
+  private readonly held: Held[] = [];
   private size: number;
   private nextId = 1;
   private broken: string | undefined;
@@ -131,14 +165,43 @@ export class XzWorkerPool implements XzStreamDecoder {
     return this.slots.length;
   }
 
+  /**
+   * Decodes one framed block. A block whose decode is asked for again while it runs (the same
+   * bytes: a dropped archive's first blocks, started as the drop is classified and asked for
+   * again by the open) is decoded once, for both; so is one asked right after a decode asked
+   * with `hold` ended.
+   */
   decode(framed: Uint8Array, size: number, options?: XzDecodeOptions): Promise<Uint8Array<ArrayBuffer>> {
     if (this.broken !== undefined) return Promise.reject(new XzDecoderUnavailable(this.broken));
     this.asked = true;
     return new Promise((resolve, reject) => {
-      const task: Task = { id: this.nextId++, framed, size, progress: options?.progress, ahead: options?.ahead === true, wanted: options?.wanted ?? (() => false), resolve, reject, tries: 0, available: 0 };
-      (options?.ahead ? this.ahead : this.demand).push(task);
+      const asker: Asker = { progress: options?.progress, ahead: options?.ahead === true, wanted: options?.wanted ?? (() => false), resolve, reject };
+      const heldAt = this.held.findIndex((h) => h.size === size && sameBytes(h.framed, framed));
+      if (heldAt >= 0) {
+        const [h] = this.held.splice(heldAt, 1);
+        clearTimeout(h.timer);
+        resolve(h.bytes);
+        return;
+      }
+      const running = this.tasks().find((t) => t.size === size && sameBytes(t.framed, framed));
+      if (running) {
+        running.askers.push(asker);
+        // What has come so far, after the caller has its promise (it checks progress against it).
+        const out = running.out;
+        const available = running.available;
+        if (out && available > 0 && asker.progress) queueMicrotask(() => asker.progress?.(out, available));
+        this.pump();
+        return;
+      }
+      const task: Task = { id: this.nextId++, framed, size, ahead: asker.ahead, askers: [asker], hold: options?.hold === true, tries: 0, available: 0 };
+      (asker.ahead ? this.ahead : this.demand).push(task);
       this.pump();
     });
+  }
+
+  /** Every decode queued or running. */
+  private tasks(): Task[] {
+    return [...this.slots.flatMap((s) => (s.task ? [s.task] : [])), ...this.demand, ...this.ahead];
   }
 
   /** Hands queued decodes to free workers, starting workers up to the pool's size. */
@@ -152,7 +215,7 @@ export class XzWorkerPool implements XzStreamDecoder {
       // engine reads its first bytes as they come, and a second decode ahead beside it took
       // the engine's core on 2 cores (no faster first chart).
       // A queued decode ahead that a read now waits for goes with the reads.
-      const promoted = this.ahead.findIndex((t) => t.wanted());
+      const promoted = this.ahead.findIndex((t) => wanted(t));
       if (promoted >= 0) this.demand.push(...this.ahead.splice(promoted, 1));
       const aheadRunning = this.slots.filter((s) => s.task?.ahead === true).length;
       const queue = this.demand.length > 0 ? this.demand : aheadRunning < Math.max(1, this.size - 1) ? this.ahead : [];
@@ -166,7 +229,8 @@ export class XzWorkerPool implements XzStreamDecoder {
       // pool give up (XzDecoderUnavailable), and a retry needs them again.
       // Pieces when someone is told the progress: the first records are then read before the
       // rest of the block is decoded, for one more copy of the bytes on this thread.
-      slot.worker.post({ id: task.id, framed: task.framed.slice(), size: task.size, pieces: task.progress !== undefined });
+      // A held decode answers in pieces too: its reader may come while it runs.
+      slot.worker.post({ id: task.id, framed: task.framed.slice(), size: task.size, pieces: task.hold || task.askers.some((a) => a.progress !== undefined) });
     }
     if (this.broken === undefined && this.slots.length > 0 && this.slots.every((s) => s.task === undefined)) {
       this.idleTimer = setTimeout(() => this.endIdle(), this.options.idleMs ?? 30_000);
@@ -210,7 +274,7 @@ export class XzWorkerPool implements XzStreamDecoder {
       // A retry sends the same bytes again from the start: progress only ever grows.
       if (end > task.available) {
         task.available = end;
-        task.progress?.(out, end);
+        for (const a of task.askers) a.progress?.(out, end);
       }
       return;
     }
@@ -219,13 +283,32 @@ export class XzWorkerPool implements XzStreamDecoder {
       return;
     }
     slot.task = undefined;
-    if ('done' in reply) task.resolve(task.out ?? new Uint8Array(0));
-    else if ('bytes' in reply) task.resolve(reply.bytes);
-    else if (reply.unavailable) {
+    if ('done' in reply || 'bytes' in reply) {
+      const bytes = 'done' in reply ? (task.out ?? new Uint8Array(0)) : reply.bytes;
+      for (const a of task.askers) a.resolve(bytes);
+      if (task.hold && task.askers.length === 1) this.keep(task, bytes);
+    } else if (reply.unavailable) {
       this.giveUp(`the xz decoding worker cannot decode here (${reply.error})`, task);
       return;
-    } else task.reject(new Error(reply.error));
+    } else {
+      const error = new Error(reply.error);
+      for (const a of task.askers) a.reject(error);
+    }
     this.pump();
+  }
+
+  /** Holds a decode nobody else asked for yet, for the identical one asked next (within HOLD_MS). */
+  private keep(task: Task, bytes: Uint8Array<ArrayBuffer>): void {
+    const entry: Held = {
+      framed: task.framed,
+      size: task.size,
+      bytes,
+      timer: setTimeout(() => {
+        const at = this.held.indexOf(entry);
+        if (at >= 0) this.held.splice(at, 1);
+      }, HOLD_MS),
+    };
+    this.held.push(entry);
   }
 
   /** A worker died or could not load: it goes; its decode is tried again on a new one, once. */
@@ -250,24 +333,30 @@ export class XzWorkerPool implements XzStreamDecoder {
     this.broken = reason;
     this.options.warn(`${reason}; decoding .xz on the engine's thread instead`);
     const error = new XzDecoderUnavailable(reason);
-    const tasks = [...(first ? [first] : []), ...this.slots.flatMap((s) => (s.task ? [s.task] : [])), ...this.demand, ...this.ahead];
+    const tasks = [...(first ? [first] : []), ...this.tasks()];
     this.demand.length = 0;
     this.ahead.length = 0;
+    this.dropHeld();
     for (const s of this.slots.splice(0)) s.worker?.terminate();
-    for (const t of tasks) t.reject(error);
+    for (const t of tasks) for (const a of t.askers) a.reject(error);
   }
 
   /** Ends every worker; decodes queued or running are handed back (XzDecoderUnavailable). */
   close(): void {
     if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
-    const tasks = [...this.slots.flatMap((s) => (s.task ? [s.task] : [])), ...this.demand, ...this.ahead];
+    const tasks = this.tasks();
     this.broken ??= 'the xz decoding pool was closed';
     this.demand.length = 0;
     this.ahead.length = 0;
+    this.dropHeld();
     for (const s of this.slots.splice(0)) s.worker?.terminate();
     const error = new XzDecoderUnavailable(this.broken);
-    for (const t of tasks) t.reject(error);
+    for (const t of tasks) for (const a of t.askers) a.reject(error);
+  }
+
+  private dropHeld(): void {
+    for (const h of this.held.splice(0)) clearTimeout(h.timer);
   }
 
   /** Nothing to decode for a while: the workers end (the next decode starts them again). */

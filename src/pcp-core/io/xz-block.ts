@@ -18,9 +18,13 @@ import { PM_ERR_LOGREC, PM_ERR_NYI, PmError } from '../errors';
 import { XzDataError, XzFramedDecoder } from './xz-framed';
 export { XzDataError } from './xz-framed';
 
-/** First pieces of a block decoded in pieces (decodeXzFramedPieces), small so the first records come soon; then larger. */
+/**
+ * First pieces of a block decoded in pieces (decodeXzFramedPieces), small so the first records
+ * come soon; then larger, but not so large that a read waits long for bytes decoded past its
+ * own (a first window ending 70 MB into a volume waited for the 8 MiB piece ending at 75.5 MB).
+ */
 const FIRST_PIECE_BYTES = 1 << 20;
-const PIECE_BYTES = 8 << 20;
+const PIECE_BYTES = 4 << 20;
 const SMALL_PIECES_UNTIL = 8 << 20;
 
 const FILTER_NAMES: Record<number, string> = { 3: 'delta', 4: 'x86 BCJ', 5: 'PowerPC BCJ', 6: 'IA-64 BCJ', 7: 'ARM BCJ', 8: 'ARM-Thumb BCJ', 9: 'SPARC BCJ', 10: 'ARM64 BCJ', 11: 'RISC-V BCJ' };
@@ -107,11 +111,10 @@ function frameBlock(blockBytes: Uint8Array, checkType: number, unpaddedSize: num
 }
 
 /**
- * Decodes block `block` of the .xz file `src`: its first `want` bytes (all of it by default).
- * The result is exactly `want` bytes; corrupt or cut data is PM_ERR_LOGREC naming the file.
- * `options` go to the off-thread decoder for a whole block (XzDecodeOptions).
+ * Block `block` of the .xz file `src` as a one-block stream for the decoders (its stored
+ * bytes, and the size without a check they do not compute).
  */
-export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = block.uncompressedSize, options: XzDecodeOptions = {}): Promise<Uint8Array> {
+async function framedXzBlock(src: ByteSource, block: XzBlock): Promise<{ stored: Uint8Array; unpadded: number; framed: Uint8Array }> {
   const name = src.name;
   const stored = await src.read(block.offset, pad4(block.unpaddedSize));
   if (stored.length !== pad4(block.unpaddedSize)) throw blockError(name, block, 'block cut short');
@@ -126,7 +129,37 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
     blockBytes = stored.subarray(0, pad4(unpadded));
     checkType = CHECK_NONE;
   }
-  const framed = frameBlock(blockBytes, checkType, unpadded, block.uncompressedSize);
+  return { stored, unpadded, framed: frameBlock(blockBytes, checkType, unpadded, block.uncompressedSize) };
+}
+
+/**
+ * Reads block `block` of `src` for the off-thread decoder and returns what asks it to decode
+ * the block whole for a reader that is not there yet (XzDecodeOptions.hold: the decoder keeps
+ * the bytes for that reader's decodeXzBlock of the same block); undefined when there is no
+ * off-thread decoder. Reading and asking are apart so a caller asks for several blocks in the
+ * order it wants them decoded, whichever was read first.
+ */
+export async function prepareXzPredecode(src: ByteSource, block: XzBlock): Promise<((ahead: boolean) => void) | undefined> {
+  if (!xzStreamDecoder()) return undefined;
+  const { framed } = await framedXzBlock(src, block);
+  return (ahead) => {
+    void xzStreamDecoder()
+      ?.decode(framed, block.uncompressedSize, { ahead, hold: true })
+      .catch(() => {
+        // Deliberately dropped: the reader's own decode of this block (decodeXzBlock) decodes
+        // it again and reports what is wrong with it, naming the file and the block.
+      });
+  };
+}
+
+/**
+ * Decodes block `block` of the .xz file `src`: its first `want` bytes (all of it by default).
+ * The result is exactly `want` bytes; corrupt or cut data is PM_ERR_LOGREC naming the file.
+ * `options` go to the off-thread decoder for a whole block (XzDecodeOptions).
+ */
+export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = block.uncompressedSize, options: XzDecodeOptions = {}): Promise<Uint8Array> {
+  const name = src.name;
+  const { stored, unpadded, framed } = await framedXzBlock(src, block);
   want = Math.min(want, block.uncompressedSize);
   const full = want === block.uncompressedSize;
   const out = (full ? await decodeOffThread(name, block, framed, options) : undefined) ?? decodeHere(name, block, framed, want);
@@ -171,7 +204,7 @@ export function decodeXzFramed(framed: Uint8Array, size: number): Promise<Uint8A
 
 /**
  * decodeXzFramed handing the bytes on in pieces as they are decoded (1 MiB pieces for the
- * first 8 MiB, then 8 MiB), so a reader can start on the first records of a 100 MB volume
+ * first 8 MiB, then 4 MiB), so a reader can start on the first records of a 100 MB volume
  * long before the rest is decoded. Every piece is a buffer of its own (transferable); the
  * block is decoded in `into` when given and large enough (a worker's buffer kept for the next
  * block: its pages are not new, so the kernel does not zero 100 MB of them again). The

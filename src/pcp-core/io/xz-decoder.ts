@@ -30,6 +30,12 @@ export interface XzDecodeOptions {
    * 100 MB volume need not wait for all of it.
    */
   readonly progress?: (bytes: Uint8Array, available: number) => void;
+  /**
+   * Decoded before its reader exists (XzSource.prepareDecode: a dropped archive's first blocks,
+   * while the drop is classified): a decoder that can keeps the bytes for the identical decode
+   * asked next, for a short while, and decodes a block asked again while it runs only once.
+   */
+  readonly hold?: boolean;
 }
 
 /** Thrown by an XzStreamDecoder that cannot run here at all (e.g. no `xz` program). */

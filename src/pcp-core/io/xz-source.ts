@@ -6,7 +6,7 @@
 import type { ByteSource } from './byte-source';
 import type { XzBlock, XzLayout } from './xz-layout';
 import { readXzLayout } from './xz-layout';
-import { decodeXzBlock } from './xz-block';
+import { decodeXzBlock, prepareXzPredecode } from './xz-block';
 import { xzDecodesOffThread, xzStreamDecoder } from './xz-decoder';
 import type { ByteCache } from './byte-cache';
 import { ChunkedSource, decodedChunkCache, type ChunkDecodeOptions } from './chunked-source';
@@ -42,6 +42,16 @@ export class XzSource extends ChunkedSource {
   /** Bytes of stream padding in the file. */
   get streamPadding(): number {
     return this.layout.padding;
+  }
+
+  /**
+   * Block `i` read for a decode off this thread for a reader that is not there yet (a source
+   * of the same file opened soon), and what asks for it (prepareXzPredecode); nothing is cached
+   * here. Undefined without an off-thread decoder.
+   */
+  prepareDecode(i: number): Promise<((ahead: boolean) => void) | undefined> {
+    const block = this.layout.blocks[i];
+    return block ? prepareXzPredecode(this.compressed, block) : Promise.resolve(undefined);
   }
 
   protected decodeChunk(i: number, want: number, options: ChunkDecodeOptions): Promise<Uint8Array> {
