@@ -253,12 +253,8 @@ function threadGroup(cmdline: string, comm: string): ThreadGroup {
   return 'other';
 }
 
-/**
- * CPU time (user + system, ms) used so far by every descendant of this process (Chromium's
- * browser, renderer, GPU and utility processes; the idle `pmdash serve`), per thread group
- * (threadGroup): under a load that stretches wall times, what the work itself cost, and where.
- */
-function descendantsCpu(): Map<ThreadGroup, number> {
+/** Every process's children, by parent pid, as /proc lists them now. */
+function childrenByParent(): Map<number, number[]> {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -270,6 +266,16 @@ function descendantsCpu(): Map<ThreadGroup, number> {
       continue; // the process ended while being listed
     }
   }
+  return children;
+}
+
+/**
+ * CPU time (user + system, ms) used so far by every descendant of this process (Chromium's
+ * browser, renderer, GPU and utility processes; the idle `pmdash serve`), per thread group
+ * (threadGroup): under a load that stretches wall times, what the work itself cost, and where.
+ */
+function descendantsCpu(): Map<ThreadGroup, number> {
+  const children = childrenByParent();
   const out = new Map<ThreadGroup, number>(THREAD_GROUPS.map((g) => [g, 0]));
   const count = (pid: number): void => {
     try {
@@ -540,17 +546,7 @@ function sharedAccounting(pid: number): { pssKb: number; privateKb: number } {
 
 /** The pid of the first process named `comm` among `root`'s descendants, if any. */
 function descendantNamed(root: number, comm: string): number | undefined {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      continue; // the process ended while being listed
-    }
-  }
+  const children = childrenByParent();
   const queue = [...(children.get(root) ?? [])];
   for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
     try {
