@@ -21,7 +21,8 @@ import { join } from 'node:path';
 import { decompressedQaArchive, joinedShiftedArchive, totalBytes } from '../test/big-archives';
 import type { MeasuredResult } from './harness';
 import { blobReadPlans } from './blob-read-plans';
-import { playFloorFrames, playParts } from './play-floor';
+import { chartParts } from './chart-parts';
+import { playFloorFrames } from './play-floor';
 
 const QA_ARCHIVE = '/var/lib/pcp/testsuite/archives/20180416.10.00';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -225,7 +226,7 @@ async function playFrames(browser: Browser, url: string): Promise<MeasuredResult
         requestAnimationFrame(tick);
       }),
   );
-  const parts = await playParts(page);
+  const parts = await chartParts(page);
   await page.close();
   // The floor: the least any page playing these charts changes each frame (play-floor.ts).
   const floor = await playFloorFrames(browser, PLAY_VIEWPORT, parts, 5000);

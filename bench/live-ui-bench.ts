@@ -17,6 +17,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { chartParts, type ChartParts } from './chart-parts';
 import type { MeasuredResult } from './harness';
 import { startBridge } from './live-bench';
 
@@ -153,13 +154,6 @@ async function compositing(browser: Browser): Promise<string> {
   }
 }
 
-/** Where the live Overview's changing pixels are (CSS px): its strips' canvases, their clips, its legend values and axis labels. */
-interface ChangingParts {
-  readonly canvases: readonly { x: number; y: number; w: number; h: number; pw: number; ph: number; clip: { x: number; y: number; w: number; h: number } }[];
-  readonly values: readonly { x: number; y: number }[];
-  readonly labels: readonly { x: number; y: number }[];
-}
-
 /**
  * The floor: a bare page (no framework, no worker, no socket) that changes what the live
  * Overview changes once a second, where it changes it: the same canvases (backing size, place
@@ -167,7 +161,7 @@ interface ChangingParts {
  * legend values given new text, the axis labels moved. What any page showing those pixels
  * costs this Chromium, whatever draws them.
  */
-function floorPage(parts: ChangingParts): string {
+function floorPage(parts: ChartParts): string {
   return `<!doctype html><html><body style="margin:0;font:11px 'DejaVu Sans Mono',monospace"><script>
 const parts = ${JSON.stringify(parts)};
 const box = (r, parent) => { const d = document.createElement('div'); d.style.cssText = 'position:absolute;overflow:hidden;left:' + r.x + 'px;top:' + r.y + 'px;width:' + r.w + 'px;height:' + r.h + 'px'; parent.appendChild(d); return d; };
@@ -243,17 +237,7 @@ async function pmdashCpu(): Promise<{ chromium: number; bridge: number; xvfb: nu
         .map(([k, v]): [string, number] => [k, (v - (threadsBefore.get(k) ?? 0)) / HZ])
         .filter(([k, v]) => !k.startsWith('Xvfb:') && (v * 100) / SECONDS >= 0.02)
         .sort((a, b) => b[1] - a[1]);
-      const parts = await page.evaluate((): ChangingParts => {
-        const rect = (e: Element): { x: number; y: number; w: number; h: number } => {
-          const r = e.getBoundingClientRect();
-          return { x: r.left, y: r.top, w: r.width, h: r.height };
-        };
-        return {
-          canvases: [...document.querySelectorAll('.plot-viewport')].flatMap((v) => [...v.querySelectorAll('canvas')].map((c) => ({ ...rect(c), pw: c.width, ph: c.height, clip: rect(v) }))),
-          values: [...document.querySelectorAll('[data-testid="legend-value"]')].map(rect),
-          labels: [...document.querySelectorAll('[data-testid="axis-tick"]')].map(rect),
-        };
-      });
+      const parts = await chartParts(page);
       await page.close();
       // The floor, in the same browser and window, the app's page closed.
       const bare = await browser.newPage({ viewport: VIEWPORT });

@@ -4,29 +4,10 @@
 // with 8 lines) slides by one pixel, and every legend value gets new text. Its frame times in
 // the same browser and viewport say what this Chromium (software compositing here) allows,
 // whatever draws the charts.
-import type { Browser, Page } from '@playwright/test';
+import type { Browser } from '@playwright/test';
+import type { ChartParts } from './chart-parts';
 
-/** Where the playing charts' changing pixels are (CSS px). */
-export interface PlayParts {
-  readonly canvases: readonly { x: number; y: number; w: number; h: number; pw: number; ph: number; clip: { x: number; y: number; w: number; h: number } }[];
-  readonly values: readonly { x: number; y: number }[];
-}
-
-/** The strips' canvases (with their chart's clip) and the legend values of the app's page. */
-export function playParts(page: Page): Promise<PlayParts> {
-  return page.evaluate((): PlayParts => {
-    const rect = (e: Element): { x: number; y: number; w: number; h: number } => {
-      const r = e.getBoundingClientRect();
-      return { x: r.left, y: r.top, w: r.width, h: r.height };
-    };
-    return {
-      canvases: [...document.querySelectorAll('.plot-viewport')].flatMap((v) => [...v.querySelectorAll('canvas')].map((c) => ({ ...rect(c), pw: c.width, ph: c.height, clip: rect(v) }))),
-      values: [...document.querySelectorAll('[data-testid="legend-value"]')].map(rect),
-    };
-  });
-}
-
-function floorPage(parts: PlayParts): string {
+function floorPage(parts: ChartParts): string {
   return `<!doctype html><html><body style="margin:0;font:11px 'DejaVu Sans Mono',monospace"><script>
 const parts = ${JSON.stringify(parts)};
 const box = (r) => { const d = document.createElement('div'); d.style.cssText = 'position:absolute;overflow:hidden;left:' + r.x + 'px;top:' + r.y + 'px;width:' + r.w + 'px;height:' + r.h + 'px'; document.body.appendChild(d); return d; };
@@ -54,7 +35,7 @@ window.frame = () => {
 }
 
 /** Frame-to-frame times (ms) of the floor page over `ms`, in a fresh page of `browser`. */
-export async function playFloorFrames(browser: Browser, viewport: { width: number; height: number }, parts: PlayParts, ms: number): Promise<number[]> {
+export async function playFloorFrames(browser: Browser, viewport: { width: number; height: number }, parts: ChartParts, ms: number): Promise<number[]> {
   const page = await browser.newPage({ viewport });
   try {
     await page.setContent(floorPage(parts));
