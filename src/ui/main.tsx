@@ -38,7 +38,7 @@ const restoring = restoreDerivedConfigs().then(() => restoreFromAddress(location
 void restoring.finally(() => startUrlSync());
 
 // While the page waits for its first archive, what every open then needs is readied in idle
-// time (issue 19 item 5): the engine worker started with the Overview view asked of it, and
+// time (issue 19 item 5): the Overview view asked of the engine worker (started above), and
 // the chart code run once (charts/warm-up.ts). A failed ask is asked again, and reported, by
 // the open that needs it.
 const whenIdle = (fn: () => void): void => void (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 0));
