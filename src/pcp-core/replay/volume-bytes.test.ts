@@ -53,6 +53,15 @@ describe('StreamVolumeBytes', () => {
     expect(last).toBeLessThan(3 * STREAM_SPAN_BYTES);
   });
 
+  it('reads bytes just before a span it holds up to that span only (a seek reading back)', async () => {
+    const { vol, bytes, reads } = volume(3 * STREAM_SPAN_BYTES);
+    const s = stream(vol, STREAM_SPAN_BYTES + 100_000);
+    await s.bytes(100_000, 4);
+    const got = await s.bytes(90_000, 20_000);
+    expect(got).toEqual(bytes.subarray(90_000, 110_000));
+    expect(reads.filter(([o]) => o === 90_000)).toEqual([[90_000, 10_000]]);
+  });
+
   it('reads bytes its reader changed again from the volume', async () => {
     const { vol, bytes } = volume(STREAM_SPAN_BYTES);
     const s = stream(vol);

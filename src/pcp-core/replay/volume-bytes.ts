@@ -173,7 +173,7 @@ export class StreamVolumeBytes extends VolumeBytes {
         return b;
       }),
     };
-    // A failed read is reported by the read that awaits it; one read ahead and never awaited is not lost silently either way.
+    // A failed read is reported by the read that awaits it (one read ahead may never be).
     span.read.catch(() => undefined);
     this.spans.push(span);
     return span;
@@ -190,9 +190,14 @@ export class StreamVolumeBytes extends VolumeBytes {
     return this.spans.find((s) => s.start <= offset && offset < s.end);
   }
 
-  /** The span holding `offset`, read now if none does. */
-  private span(offset: number): StreamSpan {
-    return this.spanAt(offset) ?? this.readSpan(offset, Math.min(this.size, offset + STREAM_SPAN_BYTES));
+  /** The span holding `offset`, read now if none does (up to the next span held: a seek's
+   *  read back from the window's first record reads those bytes only, not a span again). */
+  private span(offset: number, upTo = offset + STREAM_SPAN_BYTES): StreamSpan {
+    const held = this.spanAt(offset);
+    if (held) return held;
+    let end = Math.min(this.size, upTo);
+    for (const s of this.spans) if (s.start > offset && s.start < end) end = s.start;
+    return this.readSpan(offset, end);
   }
 
   /**
@@ -208,7 +213,7 @@ export class StreamVolumeBytes extends VolumeBytes {
     for (let k = 0, next = s.end; k < STREAM_DEPTH && next < limit; k++) {
       // The last one ahead reaches a little past the pass's end: the record that ends the pass
       // (the first past its window) is read, not a whole span more.
-      next = (this.spanAt(next) ?? this.readSpan(next, Math.min(this.size, next + STREAM_SPAN_BYTES, limit + STREAM_TAIL_BYTES))).end;
+      next = this.span(next, Math.min(next + STREAM_SPAN_BYTES, limit + STREAM_TAIL_BYTES)).end;
     }
   }
 
