@@ -12,7 +12,7 @@ import { archiveEndOfCurrent } from './log-end';
 import { checkLogRecord, virtualMark, type LogRecord } from './log-record';
 import { offsetMs, timestampSub } from './log-time';
 import type { ReplayArchive, ReplaySet, ReplayVolume } from './replay-source';
-import { StreamVolumeBytes, VolumeBytes } from './volume-bytes';
+import { ownsBytes, StreamVolumeBytes, VolumeBytes } from './volume-bytes';
 
 export const MODE_FORW = 2;
 export const MODE_BACK = 3;
@@ -58,7 +58,7 @@ interface VolumeRecords {
 /**
  * A cursor whose reader keeps the records it reads (an archive export): volumes whose source
  * can read fresh bytes are read in spans of their own, past the caches (StreamVolumeBytes),
- * so the records are views no cache holds (ownsBytes), and records read are not remembered
+ * so the records are views no cache holds (ownsBytes), and such records are not remembered
  * (the reader may change them: changingBytes).
  */
 export interface KeptReads {
@@ -396,8 +396,8 @@ export class LogCursor {
   }
 
   private remember(start: number, rec: LogRecord): void {
-    // A reader that keeps its records may change their bytes: they are not read from here again.
-    if (this.kept) return;
+    // A reader that keeps its records may change the bytes it owns: not read from here again.
+    if (this.kept && ownsBytes(rec.buf)) return;
     if (this.recordBytes >= RECORD_CACHE_BYTES) {
       this.records.clear();
       this.recordBytes = 0;
