@@ -12,13 +12,14 @@
 // bench time: the copy without xz.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setXzStreamDecoder } from '../src/pcp-core/io/xz-decoder';
 import { EngineApi, IDLE_RELEASE_MS } from '../src/workers/engine-api';
 import { tarSize } from '../src/pcp-core/export/tar';
 import { nodeXzPool } from './xz-pool-node';
 import type { MeasuredResult } from './harness';
+import { childCpuMs } from './replay-bench';
 
 export const ARCHIVE_EXPORT_BENCH = 'export archive hour 20180416.10.00';
 export const ARCHIVE_EXPORT_PLAIN_BENCH = 'export archive hour 20180416.10.00 plain';
@@ -36,30 +37,34 @@ function median(xs: readonly number[]): number {
   return s.length % 2 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
 }
 
-async function ours(dir: string, suffixes: readonly string[]): Promise<{ wholeMs: number; exportMs: number; records: number; bytes: number }> {
+async function ours(dir: string, suffixes: readonly string[]): Promise<{ wholeMs: number; exportMs: number; cpuMs: number; records: number; bytes: number }> {
   // A fresh engine each run (no caches carried over), made before the clock starts: the app's
   // engine is made once, when its worker starts, not when a user opens or exports (making
   // one registers the standard derived metrics, ~30 ms no export waits for).
   const api = new EngineApi();
+  // CPU of the whole process (every thread: the xz pool's workers, Node's Blob reads).
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const files = await Promise.all(suffixes.map(async (s) => ({ path: `${BASE}.${s}`, file: await openAsBlob(join(dir, `${BASE}.${s}`)) })));
   const src = await api.open({ kind: 'files', files });
   const t1 = performance.now();
   const out = await api.exportArchive(src.handle, FROM_MS, TO_MS);
   const t2 = performance.now();
+  const cpu = process.cpuUsage(c0);
   await api.close(src.handle);
   // The engine releases memory once idle (EngineApi's idle release: a forced collection);
   // in the app that happens between a user's actions, here it would land in the next run.
   await new Promise((resolve) => setTimeout(resolve, IDLE_RELEASE_MS + 100));
-  return { wholeMs: t2 - t0, exportMs: t2 - t1, records: out.records, bytes: tarSize(out.tarParts) };
+  return { wholeMs: t2 - t0, exportMs: t2 - t1, cpuMs: (cpu.user + cpu.system) / 1000, records: out.records, bytes: tarSize(out.tarParts) };
 }
 
-function native(from: string, dir: string, k: number): number {
+function native(from: string, dir: string, k: number): { wallMs: number; cpuMs: number } {
+  const c0 = childCpuMs();
   const t0 = performance.now();
   const run = spawnSync('pmlogextract', ['-V', '3', '-z', '-S', '@2018-04-16 10:30:00', '-T', '@2018-04-16 11:30:00', join(from, BASE), join(dir, `x${k}`)], { stdio: ['ignore', 'ignore', 'pipe'] });
   const ms = performance.now() - t0;
   if (run.status !== 0) throw new Error(`pmlogextract exited ${run.status}: ${run.stderr.toString().slice(0, 500)}`);
-  return ms;
+  return { wallMs: ms, cpuMs: childCpuMs() - c0 };
 }
 
 /** One row: the archive in `from` (its files `suffixes`) on both sides. */
@@ -72,17 +77,22 @@ async function row(name: string, what: string, from: string, suffixes: readonly 
   const n: number[] = [];
   const whole: number[] = [];
   const exp: number[] = [];
+  let nativeCpu = 0;
+  let oursCpu = 0;
   for (let k = 1; k <= RUNS; k++) {
-    n.push(native(from, dir, k));
+    const nr = native(from, dir, k);
+    n.push(nr.wallMs);
+    nativeCpu += nr.cpuMs;
     const r = await ours(from, suffixes);
     whole.push(r.wholeMs);
     exp.push(r.exportMs);
+    oursCpu += r.cpuMs;
   }
   const nativeMs = median(n);
   const pmdashMs = median(whole);
   return {
     name,
-    work: `open 20180416.10.00 (${what}) and write 10:30–11:30 EDT as a V3 archive (${warm.records} records, ${(warm.bytes / 1e6).toFixed(1)} MB .tar) through EngineApi (pmlogextract -V 3 -S -T); the export alone, archive open: ${median(exp).toFixed(0)} ms`,
+    work: `open 20180416.10.00 (${what}) and write 10:30–11:30 EDT as a V3 archive (${warm.records} records, ${(warm.bytes / 1e6).toFixed(1)} MB .tar) through EngineApi (pmlogextract -V 3 -S -T); the export alone, archive open: ${median(exp).toFixed(0)} ms; CPU per run (user + system, mean of ${RUNS}; ours every thread of this process, pmlogextract's from /proc/self/stat in 10 ms ticks): pmdash ${(oursCpu / RUNS).toFixed(0)} ms, pmlogextract ${(nativeCpu / RUNS).toFixed(0)} ms; load average ${loadavg()[0]?.toFixed(2) ?? '?'}`,
     nativeMs,
     pmdashMs,
     ratio: pmdashMs / nativeMs,

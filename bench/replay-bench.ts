@@ -149,7 +149,7 @@ function warmRow(native: string, suite: ArchiveCases, c: Case, name: string): Me
 
 /** CPU time (user + system) of this process's waited-for children so far, in ms (Linux
  *  /proc/self/stat cutime + cstime: clock ticks, so only sums over many runs are meaningful). */
-function childCpuMs(): number {
+export function childCpuMs(): number {
   const stat = readFileSync('/proc/self/stat', 'utf8');
   // Fields after the command name (which may hold spaces) in parentheses; cutime, cstime are 16, 17.
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

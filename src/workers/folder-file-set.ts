@@ -66,6 +66,11 @@ class FolderFileSource implements ByteSource {
     }
   }
 
+  /** Every read is a new ArrayBuffer of the slice's bytes. */
+  readFresh(offset: number, length: number): Promise<Uint8Array> {
+    return this.read(offset, length);
+  }
+
   close(): Promise<void> {
     this.closed = true;
     return Promise.resolve();

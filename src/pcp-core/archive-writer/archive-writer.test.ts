@@ -229,6 +229,61 @@ describe('instance domains in increasing order (the merge) and in any order (the
 });
 
 describe('a volume size estimate', () => {
+  it('keeps records given as its own as views, a V2 record made V3 in place: the same bytes as a copy', async () => {
+    // A V2 record (16-byte header): an in-situ value set, a pointer set of two U64 values, their blocks.
+    const v2 = (k: number): Uint8Array<ArrayBuffer> => {
+      const b = new Uint8Array(92);
+      const v = new DataView(b.buffer);
+      v.setUint32(0, 92);
+      v.setUint32(4, T0 + k);
+      v.setUint32(8, 250_000);
+      v.setInt32(12, 2);
+      v.setUint32(16, DESCS.i32.pmid);
+      v.setInt32(20, 1);
+      v.setInt32(24, PM_VAL_INSITU);
+      v.setInt32(28, -1);
+      v.setInt32(32, 7 + k);
+      v.setUint32(36, DESCS.u64.pmid);
+      v.setInt32(40, 2);
+      v.setInt32(44, PM_VAL_DPTR);
+      v.setInt32(48, 1);
+      v.setUint32(52, (64 + 8) / 4);
+      v.setInt32(56, 2);
+      v.setUint32(60, (76 + 8) / 4);
+      for (const [off, val] of [[64, 10n + BigInt(k)], [76, 2n ** 63n]] as const) {
+        v.setUint32(off, (3 << 24) | 12);
+        v.setBigUint64(off + 4, val);
+      }
+      v.setUint32(88, 92);
+      return b;
+    };
+    const write = (kept: boolean): { image: ArchiveImage; given: Uint8Array<ArrayBuffer>[] } => {
+      const w = new ArchiveWriter({ pid: 1, hostname: 'h', timezone: 'UTC', zoneinfo: '' });
+      w.desc(DESCS.i32, ['i32']);
+      w.desc(DESCS.u64, ['u64']);
+      w.indom(at(0), D, { instances: Int32Array.from([1, 2]), names: ['one', 'two'] });
+      const given: Uint8Array<ArrayBuffer>[] = [];
+      for (let k = 0; k < 4; k++) {
+        const rec = v2(k);
+        given.push(rec);
+        w.recordRaw({ sec: T0 + k, nsec: 250_000_000 }, rec, 2, undefined, kept);
+        if (k === 1) w.mark({ sec: T0 + k, nsec: 500_000_000 });
+        if (k === 2) w.record({ sec: T0 + k, nsec: 600_000_000 }, [set(DESCS.i32, PM_VAL_INSITU, [[-1, 99]])]);
+      }
+      return { image: w.finish(), given };
+    };
+    const copied = write(false);
+    const kept = write(true);
+    expect(kept.image.volume).toEqual(copied.image.volume);
+    expect(kept.image.index).toEqual(copied.image.index);
+    expect(kept.image.meta).toEqual(copied.image.meta);
+    // Copied, the records given are untouched; kept, they are the volume's parts.
+    expect(copied.given.every((b, k) => b.every((x, i) => x === v2(k)[i]))).toBe(true);
+    for (const b of kept.given) expect(kept.image.volumeParts.some((p) => p.buffer === b.buffer)).toBe(true);
+    const { recs } = await readBack(kept.image);
+    expect(recs.map((r) => r.sets.map((x) => x.values))).toEqual([[[7], [10n, 2n ** 63n]], [[8], [11n, 2n ** 63n]], [], [[9], [12n, 2n ** 63n]], [[99]], [[10], [13n, 2n ** 63n]]]);
+  });
+
   it('changes how the volume is held, never its bytes', () => {
     // 70 V3 records of 100 KB (a 7 MB volume) with no estimate, an estimate below, at and far
     // above it: the same volume; the estimate's first chunk holds what it can, whole.

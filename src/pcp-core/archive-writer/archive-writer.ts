@@ -68,6 +68,8 @@ export class ArchiveWriter {
   private readonly dataChunks: Uint8Array<ArrayBuffer>[] = [];
   /** Bytes of the volume in dataChunks. */
   private dataBase = 0;
+  /** Bytes of `data` already in dataChunks (as a view, before a record kept as given). */
+  private spilled = 0;
   private readonly index = new ArchiveByteWriter(4096);
   private readonly types = new Map<PmId, number>();
   private readonly indoms = new Map<InDom, InstanceList>();
@@ -245,7 +247,19 @@ export class ArchiveWriter {
 
   /** Bytes of the volume so far. */
   private get volumeLength(): number {
-    return this.dataBase + this.data.length;
+    return this.dataBase + this.data.length - this.spilled;
+  }
+
+  /** `part` next in the volume as it is (no copy): what `data` holds so far goes before it. */
+  private keep(part: Uint8Array<ArrayBuffer>): void {
+    if (this.data.length > this.spilled) {
+      this.dataChunks.push(this.data.current().subarray(this.spilled));
+      this.dataBase += this.data.length - this.spilled;
+      this.spilled = this.data.length;
+    }
+    if (part.length === 0) return;
+    this.dataChunks.push(part);
+    this.dataBase += part.length;
   }
 
   /** Between records: a full chunk is set aside and a new one begun. */
@@ -259,10 +273,11 @@ export class ArchiveWriter {
   }
 
   private newChunk(capacity: number): void {
-    const chunk = this.data.take();
-    this.dataChunks.push(chunk);
+    const chunk = this.spilled > 0 ? this.data.current().subarray(this.spilled) : this.data.take();
+    if (chunk.length > 0) this.dataChunks.push(chunk);
     this.dataBase += chunk.length;
     this.data = new ArchiveByteWriter(capacity);
+    this.spilled = 0;
     this.chunkLimit = VOLUME_CHUNK;
   }
 
@@ -272,16 +287,23 @@ export class ArchiveWriter {
    * record gets the V3 header (its timestamp widened to 12 bytes), which moves everything
    * after it 4 bytes on, so each value block pointer grows by one word (§5.1, §5.3). Every
    * pmid in it with values must have been described before, or by `visit` (see RawRecordVisitor).
+   * `kept`: `raw` is the caller's to give away (bytes no cache or other reader holds): the
+   * volume keeps a view of it instead of a copy, and a V2 record's pointers and trailer are
+   * changed in place (its new header alone is written here).
    */
-  recordRaw(timestamp: Timestamp, raw: Uint8Array, version: number, visit?: RawRecordVisitor): void {
+  recordRaw(timestamp: Timestamp, raw: Uint8Array, version: number, visit?: RawRecordVisitor, kept = false): void {
     this.checkOrder(timestamp);
-    this.roomFor(raw.length + (version >= 3 ? 0 : 4));
-    const at = this.volumeLength;
-    const local = this.data.length;
+    const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+    // A view of a plain ArrayBuffer (what a Blob joins); a shared one is copied.
+    const own = kept && raw.buffer instanceof ArrayBuffer ? new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength) : undefined;
     if (version >= 3) {
-      this.data.bytes(raw);
+      if (own) this.keep(own);
+      else {
+        this.roomFor(raw.length);
+        this.data.bytes(raw);
+      }
+      const at = this.volumeLength - raw.length;
       if (visit) {
-        const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
         const numpmid = view.getInt32(16);
         for (let i = 0, p = 20; i < numpmid; i++) {
           visit.pmid(view.getUint32(p) as PmId, i);
@@ -289,32 +311,45 @@ export class ArchiveWriter {
           p += numval > 0 ? 12 + 8 * numval : 8;
         }
       }
-    } else {
-      const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
-      const len = view.getUint32(0);
-      const numpmid = view.getInt32(12);
-      this.data.u32(len + 4);
-      this.data.stampV3(timestamp);
+      visit?.end();
+      this.indexAfter(timestamp, at);
+      this.rollVolume();
+      return;
+    }
+    const len = view.getUint32(0);
+    const numpmid = view.getInt32(12);
+    this.roomFor(own ? 16 : len + 4);
+    const at = this.volumeLength;
+    this.data.u32(len + 4);
+    this.data.stampV3(timestamp);
+    // The pointers are patched where the copy is: in `raw` itself when kept, else in `data`
+    // (where raw's byte x lands at local + 4 + x).
+    const local = this.data.length - 16;
+    if (own) view.setUint32(len - 4, len + 4);
+    else {
       this.data.bytes(raw.subarray(12, len - 4));
       this.data.u32(len + 4);
-      // Value sets follow numpmid; each is pmid, numval, then (numval > 0) valfmt and pairs.
-      let p = 16;
-      for (let i = 0; i < numpmid; i++) {
-        visit?.pmid(view.getUint32(p) as PmId, i);
-        const numval = view.getInt32(p + 4);
-        if (numval <= 0) {
-          p += 8;
-          continue;
-        }
-        if (view.getInt32(p + 8) !== PM_VAL_INSITU) {
-          for (let j = 0; j < numval; j++) {
-            const slot = p + 12 + 8 * j + 4;
-            this.data.patchU32(local + slot + 4, view.getUint32(slot) + 1);
-          }
-        }
-        p += 12 + 8 * numval;
-      }
     }
+    const out = own ? view : undefined;
+    // Value sets follow numpmid; each is pmid, numval, then (numval > 0) valfmt and pairs.
+    let p = 16;
+    for (let i = 0; i < numpmid; i++) {
+      visit?.pmid(view.getUint32(p) as PmId, i);
+      const numval = view.getInt32(p + 4);
+      if (numval <= 0) {
+        p += 8;
+        continue;
+      }
+      if (view.getInt32(p + 8) !== PM_VAL_INSITU) {
+        for (let j = 0; j < numval; j++) {
+          const slot = p + 12 + 8 * j + 4;
+          if (out) out.setUint32(slot, out.getUint32(slot) + 1);
+          else this.data.patchU32(local + slot + 4, view.getUint32(slot) + 1);
+        }
+      }
+      p += 12 + 8 * numval;
+    }
+    if (own) this.keep(own.subarray(12));
     visit?.end();
     this.indexAfter(timestamp, at);
     this.rollVolume();
@@ -365,7 +400,8 @@ export class ArchiveWriter {
     this.index.patchBytes(0, labelFor(-2));
     // A first chunk sized by an estimate far above what came is not handed on whole.
     const spare = this.data.capacity > 2 * VOLUME_CHUNK && this.data.length < this.data.capacity / 2;
-    const parts = [...this.dataChunks, spare ? this.data.finish() : this.data.current()];
+    const tail = this.data.current().subarray(this.spilled);
+    const parts = [...this.dataChunks, spare ? tail.slice() : tail];
     parts[0]?.set(labelFor(0), 0);
     const size = this.volumeLength;
     let joined: Uint8Array<ArrayBuffer> | undefined;

@@ -25,6 +25,7 @@ import type { ArchiveRecord } from '../replay/archive-records';
 import type { LogRecord } from '../replay/log-record';
 import { decodeValueSets } from '../archive/data-record';
 import { ReplaySession } from '../replay/replay-session';
+import { changingBytes, ownsBytes } from '../replay/volume-bytes';
 import { ArchiveWriter, type ArchiveImage } from './archive-writer';
 import { ArchiveWriteError } from './encode-meta';
 
@@ -85,16 +86,20 @@ class Extractor {
   async run(): Promise<ArchiveImage> {
     // pmFetchArchive from `from`: records older than the last one read are skipped there.
     const replay = await replaySetOf(this.set);
-    const session = new ReplaySession(replay.replay);
+    // All metrics: records are copied as stored (no decoding); a subset needs them decoded.
+    const raw = this.options.pmids === undefined;
+    // Copied as stored, the records are kept as read (views, no copy) where the volume's
+    // source reads fresh bytes (files), read forwards in spans of their own to the window's end.
+    const kept = raw ? { passEnd: (i: number, vol: number) => passEndBy(this.set.archives[i]?.index, vol, this.options.to) } : undefined;
+    const session = new ReplaySession(replay.replay, { kept });
     // Volumes past the window's end are not decompressed ahead (pmlogextract never opens them).
     session.cursor.readAheadLast = (i) => lastVolumeBy(this.set.archives[i]?.index, this.options.to);
     // The window is one forward pass: its bytes are read ahead at full depth from its first
-    // record on (not 1 MiB at a time until a chunk's worth is read), and not past its end.
-    replay.prefetchPass(this.options.from, this.options.to);
+    // record on (not 1 MiB at a time until a chunk's worth is read), and not past its end
+    // (volumes read in spans of their own read ahead themselves).
+    replay.prefetchPass(this.options.from, this.options.to, kept !== undefined);
     await session.setMode(PM_MODE_FORW, this.options.from);
     const typeOf = (pmid: PmId): number | undefined => this.meta.desc(pmid)?.type;
-    // All metrics: records are copied as stored (no decoding); a subset needs them decoded.
-    const raw = this.options.pmids === undefined;
     let volume = -1;
     for (;;) {
       let rec: LogRecord;
@@ -114,7 +119,7 @@ class Extractor {
       const archive = session.cursor.cur;
       // Into the next volume (or archive): the pass goes on there, read ahead from this record.
       const vol = archive * 1048576 + session.cursor.curVol;
-      if (volume >= 0 && vol !== volume) replay.prefetchPass(t, this.options.to);
+      if (volume >= 0 && vol !== volume) replay.prefetchPass(t, this.options.to, kept !== undefined);
       volume = vol;
       if (raw && rec.numpmid > 0) this.copyRaw(rec, archive);
       else this.copy({ timestamp: t, sets: decodeValueSets(rec.buf, rec.view, rec, typeOf), mark: rec.numpmid === 0, synthetic: rec.virtual, archive });
@@ -141,7 +146,12 @@ class Extractor {
   /** A record with values, copied as stored: its metrics described as the copy meets them. */
   private copyRaw(rec: LogRecord, archive: number): void {
     const t = rec.timestamp;
-    const w = (this.writer ??= this.start(rec.timestamp, archive));
+    // Bytes read fresh for this copy (ownsBytes) go into the volume as they are (a V2
+    // record changed in place, which its reader is told of).
+    const kept = ownsBytes(rec.buf);
+    const version = (this.set.archives[archive]?.label ?? this.set.label).version;
+    if (kept && version < 3) changingBytes(rec.buf);
+    const w = (this.writer ??= this.start(rec.timestamp, archive, kept));
     this.last = t;
     // A record listing the pmids of one already seen (pmlogger logs each group alike) needs
     // no look-up: a compare of words instead of one per value set (hundreds a record).
@@ -152,7 +162,7 @@ class Extractor {
     const list = this.scratch;
     // Metrics are described as the copy meets them, then what changed by t is followed: all
     // in .meta before the record's index entry is decided, as if written before the record.
-    w.recordRaw(t, rec.buf, (this.set.archives[archive]?.label ?? this.set.label).version, {
+    w.recordRaw(t, rec.buf, version, {
       pmid: (pmid, i) => {
         list[i] = pmid;
         if (same && seen?.[i] === pmid) return;
@@ -163,14 +173,15 @@ class Extractor {
         if (!same) this.pmidLists = [list.slice(0, n), ...this.pmidLists.filter((l) => l.length !== n)].slice(0, PMID_LISTS);
         this.followChanges(w, t);
       },
-    });
+    }, kept);
   }
 
   /** The writer, labelled from the archive that holds the first record; context labels. */
-  private start(timestamp: Timestamp, archive: number): ArchiveWriter {
+  private start(timestamp: Timestamp, archive: number, kept = false): ArchiveWriter {
     const label = (this.set.archives[archive] ?? this.set.archives[0])?.label ?? this.set.label;
-    // Records copied as stored come to about what the window spans in the source.
-    const volumeBytes = this.options.pmids === undefined ? windowBytes(this.set, this.options.from, this.options.to) : undefined;
+    // Records copied as stored come to about what the window spans in the source (unless
+    // they are kept as read: then the volume's own bytes are only headers and V2 value sets).
+    const volumeBytes = this.options.pmids === undefined && !kept ? windowBytes(this.set, this.options.from, this.options.to) : undefined;
     const w = new ArchiveWriter({ pid: label.pid, hostname: label.hostname, timezone: label.timezone, zoneinfo: label.zoneinfo }, { volumeBytes });
     this.useLabels(w, timestamp, (k) => k.level === PM_LABEL_CONTEXT);
     return w;
@@ -315,6 +326,17 @@ export function windowBytes(set: ArchiveSet, from: Timestamp, to: Timestamp): nu
 export function lastVolumeBy(ix: TemporalIndex | undefined, to: Timestamp): number | undefined {
   if (!ix) return undefined;
   for (let e = 0; e < ix.length; e++) if (compareTimestamps(ix.stamp(e), to) > 0) return ix.vol[e];
+  return undefined;
+}
+
+/**
+ * Where a forward pass to `to` ends in volume `vol`, by the temporal index: the offset of its
+ * first entry after `to` (the record there is the first past the window). Undefined: no index,
+ * or no such entry in that volume.
+ */
+export function passEndBy(ix: TemporalIndex | undefined, vol: number, to: Timestamp): number | undefined {
+  if (!ix) return undefined;
+  for (let e = 0; e < ix.length; e++) if (ix.vol[e] === vol && compareTimestamps(ix.stamp(e), to) > 0) return ix.offData[e];
   return undefined;
 }
 

@@ -147,8 +147,10 @@ class VolumeReads {
     return this.covering(offset, end);
   }
 
-  /** A forward pass of about `length` bytes from `offset` follows (ByteSource.startPass). */
-  startPass(offset: number, length: number): void {
+  /** A forward pass of about `length` bytes from `offset` follows (ByteSource.startPass);
+   *  `fresh`: its reader reads the source's fresh bytes itself, where it can (readFresh). */
+  startPass(offset: number, length: number, fresh = false): void {
+    if (fresh && this.source.readFresh) return;
     this.source.startPass?.(Math.max(0, offset), length);
   }
 
@@ -186,8 +188,9 @@ export interface ArchiveReplay {
   readonly prefetch: (at: Timestamp) => void;
   /** Drops the bytes read ahead and not yet used (a cache: reads work as before). */
   readonly release: () => void;
-  /** Hint: a sequential replay from `from` to `to` follows; reading forwards starts there. */
-  readonly prefetchPass: (from: Timestamp, to: Timestamp) => void;
+  /** Hint: a sequential replay from `from` to `to` follows; reading forwards starts there.
+   *  `fresh`: the replay reads the volumes that can read fresh bytes itself (LogCursor KeptReads). */
+  readonly prefetchPass: (from: Timestamp, to: Timestamp, fresh?: boolean) => void;
   /**
    * Follows the latest archive (or `archive`) as it grows (ArchiveSet.follow with its files listed again):
    * the volumes opened afresh are opened here, so replay finds them at once; the cursor must
@@ -210,7 +213,15 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     const replayVolume = (v: number, source: ByteSource): ReplayVolume => {
       const r = new VolumeReads(source, reach);
       mine.set(v, r);
-      return { file: a.files.volumes.get(v), size: source.size, read: (offset, length) => r.read(offset, length), ahead: (offset, length) => r.ahead(offset, length), readAhead: async () => source.readAhead?.(0, source.size) };
+      const fresh = typeof source.readFresh === 'function';
+      return {
+        file: a.files.volumes.get(v),
+        size: source.size,
+        read: (offset, length) => r.read(offset, length),
+        ahead: (offset, length) => r.ahead(offset, length),
+        readAhead: async () => source.readAhead?.(0, source.size),
+        readFresh: fresh ? (offset, length) => source.readFresh?.(offset, length) ?? source.read(offset, length) : undefined,
+      };
     };
     const volume = (v: number): ReplayVolume | undefined | Promise<ReplayVolume | undefined> => {
       if (volumes.has(v)) return volumes.get(v);
@@ -309,13 +320,13 @@ export async function replaySetOf(set: ArchiveSet): Promise<ArchiveReplay> {
     const end = Math.max(sameVol(hi) && sameVol(hi + 1) ? ix.offData[hi + 1] : 0, off + AFTER_ENTRY);
     reads[i]?.get(vol)?.prefetch(Math.max(start, off - MAX_BEFORE), Math.min(end, off + MAX_AFTER), e === hi ? off : undefined);
   };
-  const prefetchPass = (from: Timestamp, to: Timestamp): void => {
+  const prefetchPass = (from: Timestamp, to: Timestamp, fresh = false): void => {
     const a = entryAt(from);
     if (!a) return;
     // As far as the index says the pass goes in that volume (its end, past the last entry).
     const b = entryAt(to);
     const length = b && b.i === a.i && b.vol === a.vol ? b.offset - a.offset + BEFORE_ENTRY + AFTER_ENTRY : Infinity;
-    reads[a.i]?.get(a.vol)?.startPass(a.offset - BEFORE_ENTRY, length);
+    reads[a.i]?.get(a.vol)?.startPass(a.offset - BEFORE_ENTRY, length, fresh);
   };
   const follow = async (files: ArchiveFiles, which?: number): Promise<{ archive: number; fromVol: number }> => {
     const { archive, fromVol, replaced } = await set.follow(files, which);

@@ -33,6 +33,11 @@ export class BlobSource implements ByteSource {
     return readBlobRange(this.name, this.blob, start, end);
   }
 
+  /** Every read is a new ArrayBuffer of the slice's bytes. */
+  readFresh(offset: number, length: number): Promise<Uint8Array> {
+    return this.read(offset, length);
+  }
+
   close(): Promise<void> {
     this.closed = true;
     return Promise.resolve();

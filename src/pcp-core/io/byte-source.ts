@@ -27,6 +27,13 @@ export interface ByteSource {
    * ignore it. Failures surface on the reads themselves.
    */
   startPass?(offset: number, length: number): void;
+  /**
+   * Optional: `read`, answered in an ArrayBuffer of its own that no cache or other reader
+   * holds, so the caller may keep views of it, hand it on or transfer it (an archive export
+   * makes its .tar of views of the records read, with no copy). Sources whose reads are
+   * views of what they hold (decompressed volumes, memory) leave it out.
+   */
+  readFresh?(offset: number, length: number): Promise<Uint8Array>;
   /** Releases handles or caches; reads after close fail. */
   close(): Promise<void>;
 }

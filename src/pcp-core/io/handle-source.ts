@@ -36,6 +36,11 @@ export class HandleSource implements ByteSource {
     return out;
   }
 
+  /** Every read fills a new array. */
+  readFresh(offset: number, length: number): Promise<Uint8Array> {
+    return this.read(offset, length);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

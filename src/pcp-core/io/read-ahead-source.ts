@@ -207,6 +207,17 @@ export class ReadAheadSource implements ByteSource {
     return this.inner.readAhead?.(offset, length) ?? Promise.resolve();
   }
 
+  /** The wrapped source's own fresh read (none: it has none), past the chunks held here: a
+   *  reader of fresh bytes reads ahead itself. Not counted as a read of the pass. */
+  get readFresh(): ((offset: number, length: number) => Promise<Uint8Array>) | undefined {
+    const inner = this.inner;
+    if (!inner.readFresh) return undefined;
+    return (offset, length) => {
+      checkRead(this.name, offset, length, this.closed);
+      return inner.readFresh?.(offset, length) ?? inner.read(offset, length);
+    };
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -12,7 +12,7 @@ import { archiveEndOfCurrent } from './log-end';
 import { checkLogRecord, virtualMark, type LogRecord } from './log-record';
 import { offsetMs, timestampSub } from './log-time';
 import type { ReplayArchive, ReplaySet, ReplayVolume } from './replay-source';
-import { VolumeBytes } from './volume-bytes';
+import { ownsBytes, StreamVolumeBytes, VolumeBytes } from './volume-bytes';
 
 export const MODE_FORW = 2;
 export const MODE_BACK = 3;
@@ -53,6 +53,17 @@ function recordSpan(direction: Direction, offset: number, headAt: number, head: 
 interface VolumeRecords {
   readonly byStart: Map<number, LogRecord>;
   readonly byEnd: Map<number, LogRecord>;
+}
+
+/**
+ * A cursor whose reader keeps the records it reads (an archive export): volumes whose source
+ * can read fresh bytes are read in spans of their own, past the caches (StreamVolumeBytes),
+ * so the records are views no cache holds (ownsBytes), and such records are not remembered
+ * (the reader may change them: changingBytes).
+ */
+export interface KeptReads {
+  /** Where the reader stops in volume `vol` of archive `archive` (undefined: its end). */
+  readonly passEnd?: (archive: number, vol: number) => number | undefined;
 }
 
 /** Volumes after the current one decompressed ahead (where that happens off this thread):
@@ -98,7 +109,11 @@ export class LogCursor {
   private readonly records = new Map<number, VolumeRecords>();
   private recordBytes = 0;
 
-  constructor(readonly set: ReplaySet) {
+  constructor(
+    readonly set: ReplaySet,
+    /** The records read are kept by the reader (see KeptReads). */
+    private readonly kept?: KeptReads,
+  ) {
     const first = set.archives[0];
     if (!first) throw new PmError(PM_ERR_LOGFILE, undefined, 'empty archive set');
     this.base = first.start;
@@ -142,7 +157,11 @@ export class LogCursor {
   private keepVolume(key: number, a: ReplayArchive, vol: number, rv: ReplayVolume): VolumeBytes {
     let v = this.volumes.get(key);
     if (!v) {
-      v = new VolumeBytes(rv, `${a.name}.${vol}`, rv.file);
+      const name = `${a.name}.${vol}`;
+      if (this.kept && typeof rv.readFresh === 'function') {
+        const fresh = (offset: number, length: number): Promise<Uint8Array> => rv.readFresh?.(offset, length) ?? rv.read(offset, length);
+        v = new StreamVolumeBytes(rv, name, rv.file ?? name, fresh, this.kept.passEnd?.(Math.floor(key / 1048576), vol));
+      } else v = new VolumeBytes(rv, name, rv.file);
       this.volumes.set(key, v);
     }
     return v;
@@ -377,6 +396,8 @@ export class LogCursor {
   }
 
   private remember(start: number, rec: LogRecord): void {
+    // A reader that keeps its records may change the bytes it owns: not read from here again.
+    if (this.kept && ownsBytes(rec.buf)) return;
     if (this.recordBytes >= RECORD_CACHE_BYTES) {
       this.records.clear();
       this.recordBytes = 0;

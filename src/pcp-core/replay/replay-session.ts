@@ -8,7 +8,7 @@ import type { ProfileChange } from '../types';
 import { InstanceProfile } from './instance-profile';
 import type { IgnoreMarks } from './interp-bounds';
 import { InterpEngine, isInterpFailure, type InterpOutcome } from './interp-fetch';
-import { LogCursor, MODE_BACK, MODE_FORW } from './log-cursor';
+import { LogCursor, MODE_BACK, MODE_FORW, type KeptReads } from './log-cursor';
 import type { LogRecord } from './log-record';
 import { archiveEndOfSet } from './log-end';
 import { setTime } from './log-seek';
@@ -25,6 +25,8 @@ export interface ReplayOptions {
   readonly counterWrap?: boolean;
   /** PCP_IGNORE_MARK_RECORDS: unset (default), empty, or an interval in seconds. */
   readonly ignoreMarks?: IgnoreMarks;
+  /** The reader keeps the records it reads (an export: log-cursor.ts KeptReads). */
+  readonly kept?: KeptReads;
 }
 
 /** A rejected promise carrying what a synchronous step threw (as an async pmFetch would). */
@@ -47,7 +49,7 @@ export class ReplaySession {
   private direction = 0;
 
   constructor(readonly set: ReplaySet, options: ReplayOptions = {}) {
-    this.cursor = new LogCursor(set);
+    this.cursor = new LogCursor(set, options.kept);
     this.originTs = this.cursor.base;
     this.interp = new InterpEngine(this.cursor, {
       counterWrap: options.counterWrap ?? false,

@@ -21,6 +21,8 @@ export interface ReplayVolume {
   ahead?(offset: number, length: number): Promise<Uint8Array> | undefined;
   /** Hint that the whole volume will be read soon (see ByteSource.readAhead). */
   readAhead?(): Promise<void>;
+  /** `read` into an ArrayBuffer no one else holds (ByteSource.readFresh), where the source can. */
+  readFresh?(offset: number, length: number): Promise<Uint8Array>;
 }
 
 /** The temporal index of one archive (archive-format.md §6), entries in file order. */
