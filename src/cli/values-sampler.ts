@@ -59,8 +59,9 @@ function rawOutput(v: AtomValue, type: number): SampleValue {
 
 /** Samples per batch when replaying an archive (live sources yield each sample alone). */
 const ARCHIVE_BATCH = 256;
-/** Archive fetches between turns of the event loop. */
-const YIELD_EVERY = 64;
+/** Archive fetches between turns of the event loop (one a batch: a turn costs a replay about
+ *  as much as a few dozen fetches). */
+const YIELD_EVERY = 256;
 
 /**
  * What the sampling carries from sample to sample: the previous result and its time (for
