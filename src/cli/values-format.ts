@@ -175,6 +175,11 @@ export class TableBuilder {
   private readonly colRow: number[][];
   /** The widest time so far. */
   private timeWidth = 0;
+  /** Per metric and column: the last value and its text. Interpolation makes most cells
+   *  repeat the one above (an instantaneous value between records, a counter's rate as the
+   *  same rounded steps), and formatting a number costs a replay more than fetching it. */
+  private readonly lastValue: (SampleValue | undefined)[][];
+  private readonly lastText: string[][];
 
   constructor(
     private readonly metrics: readonly SampledMetric[],
@@ -185,6 +190,8 @@ export class TableBuilder {
     this.colInst = metrics.map((): number[] => []);
     this.colWidth = metrics.map((): number[] => []);
     this.colRow = metrics.map((): number[] => []);
+    this.lastValue = metrics.map((): (SampleValue | undefined)[] => []);
+    this.lastText = metrics.map((): string[] => []);
     this.floating = metrics.map((m) => m.rate || m.desc.type === PM_TYPE_FLOAT || m.desc.type === PM_TYPE_DOUBLE);
     this.sem = metrics.map((m) => (m.rate ? PM_SEM_COUNTER : m.desc.sem));
   }
@@ -213,6 +220,8 @@ export class TableBuilder {
       const colOf = this.colOf[j];
       const colWidth = this.colWidth[j];
       const colRow = this.colRow[j];
+      const lastValue = this.lastValue[j];
+      const lastText = this.lastText[j];
       for (let k = 0; k < vals.length; k++) {
         // Indexed, not destructured (see jsonSampleFormatter).
         const pair = vals[k];
@@ -224,6 +233,8 @@ export class TableBuilder {
           this.colInst[j].push(inst);
           colWidth.push(0);
           colRow.push(-1);
+          lastValue.push(undefined);
+          lastText.push('');
         }
         const e = this.entries++;
         if (e + 2 > this.entryAt.length) {
@@ -233,7 +244,12 @@ export class TableBuilder {
         }
         this.entryMetric[e] = j;
         this.entryCol[e] = c;
-        const text = cell(pair[1], this.floating[j], this.sem[j], this.style);
+        const v = pair[1];
+        let text = lastText[c];
+        if (!sameValue(lastValue[c], v)) {
+          text = lastText[c] = cell(v, this.floating[j], this.sem[j], this.style);
+          lastValue[c] = v;
+        }
         if (!this.cellBytes.ascii(text)) {
           this.wideCell.set(e, text);
           this.wideRows.add(row);
@@ -360,6 +376,11 @@ export class TableBuilder {
     }
     return new TextDecoder().decode(out.current());
   }
+}
+
+/** Whether two values print the same: equal, and zeros of the same sign ("-0.0" is not "0.0"). */
+function sameValue(a: SampleValue | undefined, b: SampleValue): boolean {
+  return a === b && (a !== 0 || 1 / a === 1 / (b as number));
 }
 
 /** Bytes [from, to) of `bytes`, all ASCII, as a string. */
