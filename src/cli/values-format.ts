@@ -169,6 +169,17 @@ export class TableBuilder {
   private readonly wideRows = new Set<number>();
   private rows = 0;
   private entries = 0;
+  /** Per metric and column: the widest cell so far, and the last row that had one (a row
+   *  shows an instance's first value only). Kept as cells arrive: finish needs no pass for it. */
+  private readonly colWidth: number[][];
+  private readonly colRow: number[][];
+  /** The widest time so far. */
+  private timeWidth = 0;
+  /** Per metric and column: the last value and its text. Interpolation makes most cells
+   *  repeat the one above (an instantaneous value between records, a counter's rate as the
+   *  same rounded steps), and formatting a number costs a replay more than fetching it. */
+  private readonly lastValue: (SampleValue | undefined)[][];
+  private readonly lastText: string[][];
 
   constructor(
     private readonly metrics: readonly SampledMetric[],
@@ -177,6 +188,10 @@ export class TableBuilder {
   ) {
     this.colOf = metrics.map(() => new Map<number, number>());
     this.colInst = metrics.map((): number[] => []);
+    this.colWidth = metrics.map((): number[] => []);
+    this.colRow = metrics.map((): number[] => []);
+    this.lastValue = metrics.map((): (SampleValue | undefined)[] => []);
+    this.lastText = metrics.map((): string[] => []);
     this.floating = metrics.map((m) => m.rate || m.desc.type === PM_TYPE_FLOAT || m.desc.type === PM_TYPE_DOUBLE);
     this.sem = metrics.map((m) => (m.rate ? PM_SEM_COUNTER : m.desc.sem));
   }
@@ -197,11 +212,16 @@ export class TableBuilder {
       this.wideTime.set(row, time);
       this.wideRows.add(row);
     }
+    if (time.length > this.timeWidth) this.timeWidth = time.length;
     this.timeAt[row + 1] = this.timeBytes.length;
     for (let j = 0; j < this.metrics.length; j++) {
       const vals = s.values[j];
       if (!vals) continue;
       const colOf = this.colOf[j];
+      const colWidth = this.colWidth[j];
+      const colRow = this.colRow[j];
+      const lastValue = this.lastValue[j];
+      const lastText = this.lastText[j];
       for (let k = 0; k < vals.length; k++) {
         // Indexed, not destructured (see jsonSampleFormatter).
         const pair = vals[k];
@@ -211,6 +231,10 @@ export class TableBuilder {
           c = this.colInst[j].length;
           colOf.set(inst, c);
           this.colInst[j].push(inst);
+          colWidth.push(0);
+          colRow.push(-1);
+          lastValue.push(undefined);
+          lastText.push('');
         }
         const e = this.entries++;
         if (e + 2 > this.entryAt.length) {
@@ -220,20 +244,24 @@ export class TableBuilder {
         }
         this.entryMetric[e] = j;
         this.entryCol[e] = c;
-        const text = cell(pair[1], this.floating[j], this.sem[j], this.style);
+        const v = pair[1];
+        let text = lastText[c];
+        if (!sameValue(lastValue[c], v)) {
+          text = lastText[c] = cell(v, this.floating[j], this.sem[j], this.style);
+          lastValue[c] = v;
+        }
         if (!this.cellBytes.ascii(text)) {
           this.wideCell.set(e, text);
           this.wideRows.add(row);
         }
         this.entryAt[e + 1] = this.cellBytes.length;
+        if (colRow[c] !== row) {
+          colRow[c] = row;
+          if (text.length > colWidth[c]) colWidth[c] = text.length;
+        }
       }
     }
     this.rowStart[++this.rows] = this.entries;
-  }
-
-  /** Entry e's text length (what padStart counts). */
-  private cellLength(e: number): number {
-    return this.wideCell.get(e)?.length ?? this.entryAt[e + 1] - this.entryAt[e];
   }
 
   private cellText(e: number): string {
@@ -244,24 +272,11 @@ export class TableBuilder {
     return this.wideTime.get(k) ?? asciiText(this.timeBytes.current(), this.timeAt[k], this.timeAt[k + 1]);
   }
 
-  /** Row k's widths: global column numbers of its entries into `global`, each column's first
-   *  entry (stamped with k) widening `widths`. */
-  private measureRow(k: number, colAt: readonly Int32Array[], global: Int32Array, stamp: Int32Array, widths: Int32Array): void {
-    const end = this.rowStart[k + 1];
-    for (let e = this.rowStart[k]; e < end; e++) {
-      const c = (global[e] = colAt[this.entryMetric[e]][this.entryCol[e]]);
-      if (stamp[c] === k) continue;
-      stamp[c] = k;
-      const len = this.wideCell.size > 0 ? this.cellLength(e) : this.entryAt[e + 1] - this.entryAt[e];
-      if (len > widths[c]) widths[c] = len;
-    }
-  }
-
   /** Row k's entry per column into `cur`: its first, or -1 ("?") when the sample lacks it. */
-  private rowEntries(k: number, global: Int32Array, stamp: Int32Array, cur: Int32Array): void {
+  private rowEntries(k: number, colAt: readonly Int32Array[], stamp: Int32Array, cur: Int32Array): void {
     const end = this.rowStart[k + 1];
     for (let e = this.rowStart[k]; e < end; e++) {
-      const c = global[e];
+      const c = colAt[this.entryMetric[e]][this.entryCol[e]];
       if (stamp[c] === k) continue;
       stamp[c] = k;
       cur[c] = e;
@@ -320,19 +335,16 @@ export class TableBuilder {
     const ncols = head1.length;
     const rows = this.rows;
     const widths = head1.map((h, i) => Math.max(h.length, head2[i].length, rows > 0 ? 1 : 0, this.style.width ?? 0));
-    // A row shows an instance's first value only (a set could name an instance twice).
-    const global = new Int32Array(this.entries);
+    // The widest cell of each column, measured as the cells came in.
+    metrics.forEach((_, j) => {
+      this.colWidth[j].forEach((cw, c) => {
+        const g = colAt[j][c];
+        if (cw > widths[g]) widths[g] = cw;
+      });
+    });
     const stamp = new Int32Array(ncols).fill(-1);
     const w = new Int32Array(widths);
-    // Row by row in small methods: each is compiled once it is hot, a few hundred rows in,
-    // where one loop over the whole table waits for on-stack replacement in baseline code.
-    for (let k = 0; k < rows; k++) this.measureRow(k, colAt, global, stamp, w);
-    for (let c = 0; c < ncols; c++) widths[c] = w[c];
-    let tw = 4;
-    for (let k = 0; k < rows; k++) {
-      const len = this.wideTime.size > 0 ? (this.wideTime.get(k)?.length ?? this.timeAt[k + 1] - this.timeAt[k]) : this.timeAt[k + 1] - this.timeAt[k];
-      if (len > tw) tw = len;
-    }
+    const tw = Math.max(4, this.timeWidth);
     const line = (first: string, cells: readonly string[]): string => {
       let out = first.padEnd(tw);
       for (let i = 0; i < ncols; i++) out += '  ' + cells[i].padStart(widths[i]);
@@ -348,11 +360,12 @@ export class TableBuilder {
     for (const width of widths) rowBytes += 2 + width;
     const out = new ByteWriter(head.length + rows * rowBytes);
     out.bytes(head);
-    // One row's entries, reused: -1 ("?") unless the sample has the instance.
+    // One row's entries, reused: -1 ("?") unless the sample has the instance. Row by row in
+    // small methods: each is compiled once it is hot, a few hundred rows in, where one loop
+    // over the whole table waits for on-stack replacement in baseline code.
     const cur = new Int32Array(ncols);
-    stamp.fill(-1);
     for (let k = 0; k < rows; k++) {
-      this.rowEntries(k, global, stamp, cur);
+      this.rowEntries(k, colAt, stamp, cur);
       if (this.wideRows.size > 0 && this.wideRows.has(k)) {
         const texts: string[] = [];
         for (let c = 0; c < ncols; c++) texts.push(cur[c] < 0 ? '?' : this.cellText(cur[c]));
@@ -363,6 +376,11 @@ export class TableBuilder {
     }
     return new TextDecoder().decode(out.current());
   }
+}
+
+/** Whether two values print the same: equal, and zeros of the same sign ("-0.0" is not "0.0"). */
+function sameValue(a: SampleValue | undefined, b: SampleValue): boolean {
+  return a === b && (a !== 0 || 1 / a === 1 / (b as number));
 }
 
 /** Bytes [from, to) of `bytes`, all ASCII, as a string. */

@@ -59,8 +59,74 @@ function rawOutput(v: AtomValue, type: number): SampleValue {
 
 /** Samples per batch when replaying an archive (live sources yield each sample alone). */
 const ARCHIVE_BATCH = 256;
-/** Archive fetches between turns of the event loop. */
-const YIELD_EVERY = 64;
+/** Archive fetches between turns of the event loop (one a batch: a turn costs a replay about
+ *  as much as a few dozen fetches). */
+const YIELD_EVERY = 256;
+
+/**
+ * What the sampling carries from sample to sample: the previous result and its time (for
+ * rates) and the -T limit. `take` turns a fetch result into its sample.
+ */
+class SampleTaker {
+  private prev: Result | undefined = undefined;
+  private prevReal = 0;
+  private readonly scales: readonly number[];
+  private readonly finish: number;
+  private readonly wrap: boolean;
+
+  constructor(
+    private readonly metrics: readonly SampledMetric[],
+    plan: SamplingPlan,
+  ) {
+    this.scales = metrics.map((m) => pmvalTimeScale(m.desc));
+    this.finish = plan.finish ? timestampToReal(plan.finish) : Infinity;
+    this.wrap = plan.counterWrap;
+  }
+
+  /** The sample of `result`, or undefined when it is stamped after -T (the sampling ends). */
+  take(result: Result): Sample | undefined {
+    // Converted once per sample: it serves the -T test here and both intervals it ends or starts.
+    const real = timestampToReal(result.timestamp);
+    if (real > this.finish) return undefined;
+    // A live context that reconnected since the previous sample: no rate across the two
+    // connections (Result.epoch), as pmval, whose fetch fails first, never makes one.
+    const prev = this.prev && sameEpoch(this.prev, result) ? this.prev : undefined;
+    const sample: Sample = { time: result.timestamp, values: sampleValues(this.metrics, this.scales, result, prev, this.prevReal, real, this.wrap) };
+    this.prev = result;
+    this.prevReal = real;
+    return sample;
+  }
+}
+
+/** fillBatch's outcome when the sampling is over: the archive's end (PM_ERR_EOL) or -T. */
+const SAMPLING_DONE = 0;
+/** fillBatch's outcome when it stopped with the batch open: more samples may follow. */
+const SAMPLING_PAUSED = 1;
+
+/**
+ * Up to `count` archive samples, fetched and taken synchronously into `batch` (the common
+ * case: a replay has nearly every sample at hand); stops early at a fetch that must wait for
+ * bytes, returning its promise. A plain function with the loop inside, not the loop of the
+ * generator below: V8 compiles a hot loop in a small function within a few hundred
+ * iterations, where a generator's loop runs in baseline code until the whole generator, with
+ * all it inlines, is compiled — thousands of samples into a replay.
+ */
+function fillBatch(ctx: Context, pmids: readonly PmId[], taker: SampleTaker, batch: Sample[], count: number): Promise<Result> | number {
+  for (let k = 0; k < count; k++) {
+    let out: Result | Promise<Result>;
+    try {
+      out = ctx.fetchEager ? ctx.fetchEager(pmids) : ctx.fetch(pmids);
+    } catch (e) {
+      if (isPmError(e) && e.code === PM_ERR_EOL) return SAMPLING_DONE;
+      throw e;
+    }
+    if (out instanceof Promise) return out;
+    const sample = taker.take(out);
+    if (!sample) return SAMPLING_DONE;
+    batch.push(sample);
+  }
+  return SAMPLING_PAUSED;
+}
 
 /**
  * pmval's sampling, in batches (the caller writes them as they come): on an archive, up to
@@ -69,44 +135,63 @@ const YIELD_EVERY = 64;
  */
 export async function* sampleBatches(ctx: Context, metrics: readonly SampledMetric[], pmids: readonly PmId[], plan: SamplingPlan): AsyncGenerator<Sample[]> {
   if (plan.archive) ctx.setMode(PM_MODE_INTERP, plan.origin, plan.deltaNs);
-  const scales = metrics.map((m) => pmvalTimeScale(m.desc));
-  const limit = plan.archive && !plan.follow ? ARCHIVE_BATCH : 1;
-  let prev: Result | undefined;
-  let prevReal = 0;
-  const finish = plan.finish ? timestampToReal(plan.finish) : Infinity;
-  let batch: Sample[] = [];
-  for (let k = 0; plan.samples === undefined || k < plan.samples; k++) {
+  const taker = new SampleTaker(metrics, plan);
+  const total = plan.samples ?? Infinity;
+  if (plan.archive && !plan.follow) {
+    let batch: Sample[] = [];
+    let k = 0;
+    let sinceTurn = 0;
+    try {
+      while (k < total) {
+        const count = Math.min(YIELD_EVERY - sinceTurn, total - k, ARCHIVE_BATCH - batch.length);
+        const before = batch.length;
+        const out = fillBatch(ctx, pmids, taker, batch, count);
+        k += batch.length - before;
+        sinceTurn += batch.length - before;
+        if (out === SAMPLING_DONE) break;
+        if (typeof out !== 'number') {
+          const sample = taker.take(await out);
+          if (!sample) break;
+          batch.push(sample);
+          k++;
+          sinceTurn++;
+        }
+        // Fetches from decoded archive bytes never wait for I/O; now and then let the event
+        // loop take the completions of volumes decompressed ahead in another process.
+        if (sinceTurn >= YIELD_EVERY) {
+          sinceTurn = 0;
+          await new Promise((r) => setImmediate(r));
+        }
+        if (batch.length >= ARCHIVE_BATCH) {
+          yield batch;
+          batch = [];
+        }
+      }
+    } catch (e) {
+      if (!(isPmError(e) && e.code === PM_ERR_EOL)) {
+        // The samples before the failure go out first, as they would one by one.
+        if (batch.length > 0) yield batch;
+        throw e;
+      }
+    }
+    if (batch.length > 0) yield batch;
+    return;
+  }
+  // Live, or a followed archive: each sample alone, as soon as its time has come.
+  for (let k = 0; k < total; k++) {
     if (!plan.archive && k > 0) await new Promise((r) => setTimeout(r, Number(plan.deltaNs / 1_000_000n)));
-    // Fetches from decoded archive bytes never wait for I/O; now and then let the event loop
-    // take the completions of volumes decompressed ahead in another process.
-    if (plan.archive && k % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
     if (plan.follow) await plan.follow(timestampFromNs(timestampToNs(plan.origin) + plan.deltaNs * BigInt(k)));
     let result: Result;
     try {
-      // An archive replay has nearly every sample at hand: no promise to wait for then.
-      const out = ctx.fetchEager ? ctx.fetchEager(pmids) : ctx.fetch(pmids);
-      result = out instanceof Promise ? await out : out;
+      result = await ctx.fetch(pmids);
     } catch (e) {
       if (isPmError(e) && e.code === PM_ERR_EOL) break;
-      // The samples before the failure go out first, as they would one by one.
-      if (batch.length > 0) yield batch;
       throw e;
     }
-    // Converted once per sample: it serves the -T test here and both intervals it ends or starts.
-    const real = timestampToReal(result.timestamp);
-    if (real > finish) break;
-    // A live context that reconnected since the previous sample: no rate across the two
-    // connections (Result.epoch), as pmval, whose fetch fails first, never makes one.
-    if (prev && !sameEpoch(prev, result)) prev = undefined;
-    batch.push({ time: result.timestamp, values: sampleValues(metrics, scales, result, prev, prevReal, real, plan.counterWrap) });
-    prev = result;
-    prevReal = real;
-    if (batch.length >= limit) {
-      yield batch;
-      batch = [];
-    }
+    const sample = taker.take(result);
+    if (!sample) break;
+    yield [sample];
   }
-  if (batch.length > 0) yield batch;
 }
 
 /**

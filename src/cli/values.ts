@@ -285,7 +285,8 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     const formatTime = (t: Timestamp): string => (timeText ??= zoneFormatter(zone(), fullTimes))(t);
     const tableInfo = (): TableInfo => ({ source: src.name, host: src.ctx.source.hostname, timeLabel: zone().tz, intervalSec: nointerp.length > 0 ? undefined : Number(plan.deltaNs) / 1e9, raw });
     const live = !plan.archive || plan.follow !== undefined;
-    const table = json || csvWriter || live ? undefined : new TableBuilder(metrics, formatTime, { fixed, width });
+    // The archive table's times through the zone's formatter itself (called once per sample).
+    const table = json || csvWriter || live ? undefined : new TableBuilder(metrics, zoneFormatter(zone(), fullTimes), { fixed, width });
     // Live (or followed): each row is printed as it is taken (pmval does), so a lost pmcd loses nothing shown.
     const stream = json || csvWriter || !live ? undefined : new TableStream(metrics, tableInfo(), formatTime, { fixed, width });
     // JSON lines are written in batches: one write per line costs more than the replay.

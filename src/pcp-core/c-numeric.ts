@@ -298,6 +298,9 @@ export function strtol(text: string, start: number): { value: number; end: numbe
 }
 
 const signView = new DataView(new ArrayBuffer(8));
+/** 10^0 … 10^20, each exact. */
+const POW10 = Array.from({ length: 21 }, (_, k) => 10 ** k);
+const TWO_52 = 2 ** 52;
 
 /** C's signbit(): also for NaN, whose sign glibc prints ("-nan": x86's inf - inf sets it). */
 export function signBit(x: number): boolean {
@@ -314,12 +317,16 @@ export function cNonFinite(x: number, upper: boolean): string {
 /** printf("%.Nf", x) as glibc prints it: exact decimal expansion, to nearest, ties to even. */
 export function formatFixedC(x: number, digits: number): string {
   if (!Number.isFinite(x)) return cNonFinite(x, false);
-  const neg = signBit(x);
+  // A finite double's sign bit: negative, or negative zero (signBit's answer, without its
+  // DataView round trip: this runs for every value a table prints).
+  const neg = x < 0 || (x === 0 && 1 / x < 0);
   // Number#toFixed is exact but for ties, which it rounds up. Below 2^52 a true tie n + ½ is
   // representable, so the correctly rounded product is that tie: any other proves none.
   if (digits <= 20) {
-    const scaled = Math.abs(x) * 10 ** digits;
-    if (scaled < 2 ** 52 && !(Number.isInteger(scaled * 2) && !Number.isInteger(scaled))) return `${neg ? '-' : ''}${Math.abs(x).toFixed(digits)}`;
+    const a = neg ? -x : x;
+    const scaled = a * POW10[digits];
+    // x % 1 === 0: an integer (both are finite here).
+    if (scaled < TWO_52 && !((scaled * 2) % 1 === 0 && scaled % 1 !== 0)) return neg ? `-${a.toFixed(digits)}` : a.toFixed(digits);
   }
   const { mant, exp } = decomposeDouble(Math.abs(x));
   // |x| · 10^digits = num / den exactly; q is its rounded value.

@@ -19,9 +19,8 @@
 // layout (blocks in increasing order, none reaching into the next) is checked directly;
 // anything else is replayed on a scratch copy exactly as libpcp's little-endian host swaps it.
 
-/** Value formats of a value set (pmapi.h). */
+/** Value formats of a value set (pmapi.h): INSITU 0, DPTR 1, SPTR 2. */
 const PM_VAL_INSITU = 0;
-const PM_VAL_DPTR = 1;
 const PM_VAL_SPTR = 2;
 
 /** Block types whose payload libpcp byte-swaps, and how many bytes (events: record walk). */
@@ -63,7 +62,9 @@ export function checkValueSets(view: DataView, base: number, pduLen: number, set
     }
     if (end - p < 12) return `value set ${i} runs past the record end`;
     const valfmt = view.getInt32(p + 8);
-    if (valfmt !== PM_VAL_INSITU && valfmt !== PM_VAL_DPTR && valfmt !== PM_VAL_SPTR) return `value set ${i}: bad valfmt ${valfmt}`;
+    // One unsigned compare for {INSITU, DPTR, SPTR} = {0, 1, 2}: three compares leave the third
+    // without type feedback until an SPTR set turns up, deoptimizing the compiled loop then.
+    if (valfmt >>> 0 > PM_VAL_SPTR) return `value set ${i}: bad valfmt ${valfmt}`;
     const values = p + 12;
     if (valfmt !== PM_VAL_INSITU) {
       for (let j = 0; j < numval; j++) {
@@ -137,7 +138,7 @@ function replaySwaps(view: DataView, base: number, pduLen: number, setsAt: numbe
     }
     if (end - p < 12) return `value set ${i} runs past the record end`;
     const valfmt = mv.getInt32(at(p) + 8);
-    if (valfmt !== PM_VAL_INSITU && valfmt !== PM_VAL_DPTR && valfmt !== PM_VAL_SPTR) return `value set ${i}: bad valfmt ${valfmt}`;
+    if (valfmt >>> 0 > PM_VAL_SPTR) return `value set ${i}: bad valfmt ${valfmt}`;
     const values = p + 12;
     if (valfmt !== PM_VAL_INSITU) {
       for (let j = 0; j < numval; j++) {

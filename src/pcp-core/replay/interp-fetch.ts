@@ -161,9 +161,50 @@ export class InterpEngine {
    * backwards" in others). Synchronous unless it has to wait for bytes; then a promise.
    */
   fetch(pmids: readonly PmId[], origin: Timestamp, direction: number, profile: InstanceProfile): InterpOutcome | Promise<InterpOutcome> {
+    const atHand = this.fetchAtHand(pmids, origin, direction, profile);
+    if (atHand !== undefined) return atHand;
     const steps = this.steps(pmids, origin, direction, profile);
     const first = steps.next();
     return first.done ? first.value : finish(steps, first.value);
+  }
+
+  /**
+   * The fetch when it reads no record — most fetches of a replay, whose bounds still bracket
+   * t — as `steps` does it then, without a generator (a generator made and run per sample
+   * costs a replay more than the passes themselves). Undefined when the fetch has to read
+   * (positioning, the archive end, a roll or a search): then `steps` does the whole fetch,
+   * and what was done here it does again (the want list, the position, the passes' flags).
+   */
+  private fetchAtHand(pmids: readonly PmId[], origin: Timestamp, direction: number, profile: InstanceProfile): InterpOutcome | undefined {
+    const cursor = this.cursor;
+    if (!cursor.serial) return undefined;
+    const tReq = timestampSub(origin, cursor.base);
+    if (tReq < -0.001 || tReq > cursor.interpEnd + 0.001) return undefined;
+    const stamp = ++this.fetchStamp;
+    this.wantList(pmids, profile, stamp);
+    if (cursor.restorePosition() < 0) return undefined;
+    this.beginBack();
+    if (this.selectBack(0, tReq, direction) !== NO_ROLL || this.back > 0) return undefined;
+    this.beginForw();
+    if (this.selectForw(0, tReq, direction) !== NO_ROLL || this.forw > 0) return undefined;
+    this.qualify(tReq, this.scan.seenMark);
+    return this.buildResult(pmids, origin, tReq, stamp);
+  }
+
+  /** Before the second pass: no search done, no <mark> seen, no roll, no instance unbound. */
+  private beginBack(): void {
+    const scan = this.scan;
+    scan.done = 0;
+    scan.seenMark = false;
+    this.doneRoll = false;
+    this.back = 0;
+    this.unboundBack.reset(this.want.n);
+  }
+
+  /** Before the third pass: no instance unbound above t. */
+  private beginForw(): void {
+    this.forw = 0;
+    this.unboundForw.reset(this.want.n);
   }
 
   /** The fetch's reading; it yields what it must wait for and is handed back the awaited value. */
@@ -202,14 +243,10 @@ export class InterpEngine {
     const sts = cursor.restorePosition();
     if (sts < 0) return failure(sts, true);
     const scan = this.scan;
-    scan.done = 0;
-    scan.seenMark = false;
-    this.doneRoll = false;
 
     // Second pass: which instances still need a lower bound (rolling forwards first when
     // replaying forwards and some lower bound is missing or past t).
-    this.back = 0;
-    this.unboundBack.reset(this.want.n);
+    this.beginBack();
     for (let w = this.selectBack(0, tReq, direction); w !== NO_ROLL; w = this.selectBack(w, tReq, direction)) {
       const r = yield* this.roll(tReq, direction);
       if (r < 0) return failure(r, false);
@@ -235,8 +272,7 @@ export class InterpEngine {
 
     // Third pass: which instances still need an upper bound (rolling backwards first when
     // replaying backwards).
-    this.forw = 0;
-    this.unboundForw.reset(this.want.n);
+    this.beginForw();
     for (let w = this.selectForw(0, tReq, direction); w !== NO_ROLL; w = this.selectForw(w, tReq, direction)) {
       const r = yield* this.roll(tReq, direction);
       if (r < 0) return failure(r, false);
@@ -364,10 +400,12 @@ export class InterpEngine {
         if (direction > 0) return w;
       }
       const sPrior = mc.sPrior[i];
+      // The bounds as read above (nothing changed them since): an element access met only on
+      // a rare path (after a <mark>) would deoptimize this method the first time it runs.
       if (
         ((sPrior & S_UNDEFINED) !== 0 && (sPrior & S_SCANNED) === 0) ||
-        (mc.tPrior[i] > tReq && (direction < 0 || (sPrior & S_SCANNED) === 0)) ||
-        ((mc.sNext[i] & S_MARK) !== 0 && mc.tPrior[i] === tReq)
+        (tPrior > tReq && (direction < 0 || (sPrior & S_SCANNED) === 0)) ||
+        ((mc.sNext[i] & S_MARK) !== 0 && tPrior === tReq)
       ) {
         this.back++;
         mc.search[i] = 1;
@@ -434,10 +472,11 @@ export class InterpEngine {
         if (direction < 0) return w;
       }
       const sNext = mc.sNext[i];
+      // The bounds as read above (see selectBack).
       if (
         ((sNext & S_UNDEFINED) !== 0 && (sNext & S_SCANNED) === 0) ||
-        (mc.tNext[i] < tReq && (direction > 0 || (sNext & S_SCANNED) === 0)) ||
-        ((mc.sPrior[i] & S_MARK) !== 0 && mc.tNext[i] === tReq)
+        (tNext < tReq && (direction > 0 || (sNext & S_SCANNED) === 0)) ||
+        ((mc.sPrior[i] & S_MARK) !== 0 && tNext === tReq)
       ) {
         this.forw++;
         mc.search[i] = 1;

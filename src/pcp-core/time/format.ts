@@ -14,7 +14,8 @@ const MONTH = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'O
 const pad2 = (n: number): string => String(n).padStart(2, '0');
 const SECS_PER_DAY = 86400;
 const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => pad2(i));
-const MILLIS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+/** ".000" … ".999". */
+const DOT_MILLIS = Array.from({ length: 1000 }, (_, i) => `.${String(i).padStart(3, '0')}`);
 
 /** The fraction digits of nsec, truncated: 3 → milliseconds, 6 → microseconds, 9 → all. */
 export function formatFraction(nsec: number, digits: number): string {
@@ -39,15 +40,34 @@ export function formatTimeOfDay(zone: Zone, t: Timestamp, digits: number): strin
   // Once per sample or record: the time of day needs only the zone's offset, not the
   // calendar date localtime also works out, and its digits come from tables.
   const local = t.sec + zone.offsetAt(t.sec).gmtoff;
-  const rem = local - Math.floor(local / SECS_PER_DAY) * SECS_PER_DAY;
-  const hour = Math.floor(rem / 3600);
-  const min = Math.floor((rem - hour * 3600) / 60);
-  const sec = rem - hour * 3600 - min * 60;
-  const hms = Number.isInteger(rem) ? `${TWO_DIGITS[hour]}:${TWO_DIGITS[min]}:${TWO_DIGITS[sec]}` : `${pad2(hour)}:${pad2(min)}:${pad2(sec)}`;
+  let hms: string;
+  if (Number.isInteger(local)) {
+    // Whole seconds (always, but for damaged stamps): integer arithmetic, and "HH:MM:" kept
+    // from the previous call in the same minute — a replay formats thousands of times, most
+    // in the minute of the one before.
+    let rem = local % SECS_PER_DAY;
+    if (rem < 0) rem += SECS_PER_DAY;
+    const minute = (rem / 60) | 0;
+    if (minute !== lastMinute) {
+      lastMinute = minute;
+      lastMinuteText = `${TWO_DIGITS[(minute / 60) | 0]}:${TWO_DIGITS[minute % 60]}:`;
+    }
+    hms = lastMinuteText + TWO_DIGITS[rem - minute * 60];
+  } else {
+    const rem = local - Math.floor(local / SECS_PER_DAY) * SECS_PER_DAY;
+    const hour = Math.floor(rem / 3600);
+    const min = Math.floor((rem - hour * 3600) / 60);
+    const sec = rem - hour * 3600 - min * 60;
+    hms = `${pad2(hour)}:${pad2(min)}:${pad2(sec)}`;
+  }
   if (digits <= 0) return hms;
-  const ms = digits === 3 ? MILLIS[Math.floor(t.nsec / 1e6)] : undefined;
-  return `${hms}.${ms ?? formatFraction(t.nsec, digits)}`;
+  const ms = digits === 3 ? DOT_MILLIS[Math.floor(t.nsec / 1e6)] : undefined;
+  return hms + (ms ?? `.${formatFraction(t.nsec, digits)}`);
 }
+
+/** formatTimeOfDay's last minute of the day and its "HH:MM:" text. */
+let lastMinute = -1;
+let lastMinuteText = '';
 
 /** pmCtime with the fraction after the seconds: "Wed Mar 15 23:31:13.870437 2017". */
 export function formatCtimeFraction(zone: Zone, t: Timestamp, digits: number): string {

@@ -262,6 +262,8 @@ export function posixOffsetAt(spec: PosixTzSpec, sec: number, utcYear: number): 
 /** A spec's offsets within one UTC year: its two change instants worked out once. */
 export interface PosixYearOffsets {
   readonly year: number;
+  /** The instants the offset changes at (either may lie outside the year). */
+  readonly changes: readonly [number, number];
   at(sec: number): ZoneOffset;
 }
 
@@ -277,6 +279,7 @@ export function posixYearOffsets(spec: PosixTzSpec, utcYear: number): PosixYearO
   const dst: ZoneOffset = { gmtoff: r1.offset, isdst: true, zone: r1.name };
   return {
     year: utcYear,
+    changes: [c0, c1],
     at: (sec) => ((c0 > c1 ? sec < c1 || sec >= c0 : sec >= c0 && sec < c1) ? dst : std),
   };
 }

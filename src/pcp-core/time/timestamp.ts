@@ -104,8 +104,12 @@ function fastLongDoubleSeconds(sec: number, nsec: number): number | undefined {
   // Error bound of both computations: the x87 sum (2^-63 relative) and the double quotient.
   const margin = Math.abs(r) * 2 ** -62 + 2 ** -50;
   const a = Math.abs(diff);
+  // Both neighbours and the tests are worked out on every call: arithmetic met only on the
+  // rare rounding path would deoptimize the compiled function (and its callers) there.
+  const far = a > halfUlp + margin;
+  const next = r + (diff > 0 ? 2 : -2) * halfUlp;
   if (a < halfUlp - margin) return r;
-  if (a > halfUlp + margin) return diff > 0 ? r + 2 * halfUlp : r - 2 * halfUlp;
+  if (far) return next;
   return undefined;
 }
 

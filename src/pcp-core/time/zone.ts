@@ -119,6 +119,10 @@ export class Zone {
   private year = NaN;
   /** The 'posix' rules' offsets in `year` (offsetAt runs once per sample printed). */
   private posixYear: PosixYearOffsets | undefined;
+  /** The last 'posix' answer and the span [spanFrom, spanTo) it holds for. */
+  private spanFrom = 0;
+  private spanTo = -1;
+  private spanOffset: ZoneOffset | undefined;
 
   private constructor(
     /** The TZ value in force, after pmNewZone's "+0" for 3-character names. */
@@ -144,9 +148,22 @@ export class Zone {
       case 'intl':
         return r.intl.offsetAt(sec);
       case 'posix': {
+        // Successive samples nearly always fall in the span of the previous answer.
+        if (this.spanOffset && sec >= this.spanFrom && sec < this.spanTo) return this.spanOffset;
         const year = this.utcYear(sec);
         if (this.posixYear?.year !== year) this.posixYear = posixYearOffsets(r.spec, year);
-        return this.posixYear.at(sec);
+        const o = this.posixYear.at(sec);
+        // The answer holds between the year's change instants either side of sec.
+        let from = this.yearStart;
+        let to = this.yearEnd;
+        for (const c of this.posixYear.changes) {
+          if (c <= sec && c > from) from = c;
+          if (c > sec && c < to) to = c;
+        }
+        this.spanFrom = from;
+        this.spanTo = to;
+        this.spanOffset = o;
+        return o;
       }
       case 'posixrules':
         return this.posixrulesOffset(r, r.shifted.shifted, sec);
