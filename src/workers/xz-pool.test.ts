@@ -6,6 +6,7 @@ import { setXzStreamDecoder, XzDecoderUnavailable } from '../pcp-core/io/xz-deco
 import { XzSource } from '../pcp-core/io/xz-source';
 import { MemorySource } from '../pcp-core/io/memory-source';
 import { ByteCache } from '../pcp-core/io/byte-cache';
+import type { ChunkBytes } from '../pcp-core/io/piece-bytes';
 import { PmError } from '../pcp-core/errors';
 import { answerXzJob } from './xz-pool-job';
 import { XzWorkerPool, xzPoolSize, type XzJob, type XzPoolWorkerEvents, type XzReply } from './xz-pool';
@@ -47,6 +48,8 @@ function fakePool(size: number, spawnFails = false): { pool: XzWorkerPool; worke
 
 const input = (tag: number): Uint8Array => Uint8Array.of(tag, 1, 2, 3);
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+/** A decode's bytes in one buffer, to compare. */
+const all = (bytes: ChunkBytes): Uint8Array => bytes.subarray(0, bytes.length);
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   return p.then(() => new Error('resolved'), (e: unknown) => e);
@@ -189,17 +192,28 @@ describe('xz worker pool', () => {
     expect(await p).toEqual(new Uint8Array(2).fill(9));
   });
 
-  it('assembles a decode in pieces, telling its progress, and resolves with the whole', async () => {
+  it('keeps a decode in pieces as they came, telling its progress, and resolves with all of them', async () => {
     const { pool, workers } = fakePool(1);
-    const told: Array<[number, number]> = [];
-    const p = pool.decode(input(1), 6, { progress: (bytes, available) => told.push([available, bytes[available - 1]]) });
+    const told: Array<[number, number[]]> = [];
+    const p = pool.decode(input(1), 6, { progress: (bytes, available) => told.push([available, [...bytes.subarray(0, available)]]) });
     const job = workers[0].jobs[0];
     expect(job.pieces).toBe(true);
-    workers[0].events.reply({ id: job.id, piece: Uint8Array.of(1, 2, 3, 4), offset: 0 });
-    workers[0].events.reply({ id: job.id, piece: Uint8Array.of(5, 6), offset: 4 });
+    const first = Uint8Array.of(1, 2, 3, 4);
+    const second = Uint8Array.of(5, 6);
+    workers[0].events.reply({ id: job.id, piece: first, offset: 0 });
+    workers[0].events.reply({ id: job.id, piece: second, offset: 4 });
     workers[0].events.reply({ id: job.id, done: true });
-    expect(await p).toEqual(Uint8Array.of(1, 2, 3, 4, 5, 6));
-    expect(told).toEqual([[4, 4], [6, 6]]);
+    const bytes = await p;
+    expect(bytes.length).toBe(6);
+    expect(all(bytes)).toEqual(Uint8Array.of(1, 2, 3, 4, 5, 6));
+    expect(told).toEqual([
+      [4, [1, 2, 3, 4]],
+      [6, [1, 2, 3, 4, 5, 6]],
+    ]);
+    // Not joined into one buffer: a read within a piece is a view of that piece.
+    expect(bytes.subarray(1, 3).buffer).toBe(first.buffer);
+    expect(bytes.subarray(4, 6).buffer).toBe(second.buffer);
+    expect(bytes.subarray(3, 5)).toEqual(Uint8Array.of(4, 5));
   });
 
   it('treats a decode in pieces that ends short as a failed worker', async () => {
@@ -211,7 +225,21 @@ describe('xz worker pool', () => {
     const job = workers[1].jobs[0];
     workers[1].events.reply({ id: job.id, piece: Uint8Array.of(1, 2, 3, 4, 5, 6), offset: 0 });
     workers[1].events.reply({ id: job.id, done: true });
-    expect(await p).toEqual(Uint8Array.of(1, 2, 3, 4, 5, 6));
+    // The retry's first two bytes were there already: the rest is taken after them.
+    expect(all(await p)).toEqual(Uint8Array.of(1, 2, 3, 4, 5, 6));
+  });
+
+  it('treats a piece that leaves a gap before it as a failed worker', async () => {
+    const { pool, workers } = fakePool(1);
+    const p = pool.decode(input(1), 6, { progress: () => undefined });
+    workers[0].events.reply({ id: workers[0].jobs[0].id, piece: Uint8Array.of(1, 2), offset: 0 });
+    workers[0].events.reply({ id: workers[0].jobs[0].id, piece: Uint8Array.of(5, 6), offset: 4 });
+    expect(workers[0].terminated).toBe(true);
+    const job = workers[1].jobs[0];
+    workers[1].events.reply({ id: job.id, piece: Uint8Array.of(1, 2, 3), offset: 0 });
+    workers[1].events.reply({ id: job.id, piece: Uint8Array.of(4, 5, 6), offset: 3 });
+    workers[1].events.reply({ id: job.id, done: true });
+    expect(all(await p)).toEqual(Uint8Array.of(1, 2, 3, 4, 5, 6));
   });
 
   it('decodes a block asked for again while it runs once, for both, a read promoting one ahead', async () => {
@@ -234,7 +262,7 @@ describe('xz worker pool', () => {
     workers[1].events.reply({ id: job.id, piece: Uint8Array.of(5, 6), offset: 4 });
     workers[1].events.reply({ id: job.id, done: true });
     const bytes = await read;
-    expect(bytes).toEqual(Uint8Array.of(1, 2, 3, 4, 5, 6));
+    expect(all(bytes)).toEqual(Uint8Array.of(1, 2, 3, 4, 5, 6));
     expect(await early).toBe(bytes);
     expect(await third).toBe(bytes);
     expect(told).toEqual([4, 6]);

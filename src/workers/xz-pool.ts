@@ -12,6 +12,7 @@
 // through `warn` and rejects with XzDecoderUnavailable, so the core decodes on the engine's
 // thread from then on, as it did before the pool.
 import { XzDecoderUnavailable, type XzDecodeOptions, type XzStreamDecoder } from '../pcp-core/io/xz-decoder';
+import { PieceBytes, type ChunkBytes } from '../pcp-core/io/piece-bytes';
 
 /** One decode sent to a pool worker: a framed one-block stream and its decoded size;
  *  `pieces`: answer in pieces as they decode, then `done`. */
@@ -67,11 +68,11 @@ export function xzPoolSize(cores: number | undefined): number {
 
 /** One caller of a decode: several ask for the same block (see XzWorkerPool.decode). */
 interface Asker {
-  readonly progress: ((bytes: Uint8Array, available: number) => void) | undefined;
+  readonly progress: ((bytes: ChunkBytes, available: number) => void) | undefined;
   /** Asked as a decode ahead, and a read does not wait for it yet. */
   readonly ahead: boolean;
   readonly wanted: () => boolean;
-  readonly resolve: (bytes: Uint8Array<ArrayBuffer>) => void;
+  readonly resolve: (bytes: ChunkBytes) => void;
   readonly reject: (e: Error) => void;
 }
 
@@ -86,9 +87,16 @@ interface Task {
   /** Asked with `hold`: the bytes stay for the next identical decode if none came meanwhile. */
   readonly hold: boolean;
   tries: number;
-  /** A decode in pieces: the bytes assembled here, and how many are there. */
-  out?: Uint8Array<ArrayBuffer>;
+  /** A decode in pieces: the pieces as they came (not joined: PieceBytes), where each starts,
+   *  and how many bytes are there. */
+  readonly pieces: Uint8Array[];
+  readonly starts: number[];
   available: number;
+}
+
+/** A decode in pieces' bytes so far: its one piece itself, or a view of its pieces. */
+function soFar(task: Task): ChunkBytes {
+  return task.pieces.length === 1 && task.pieces[0].length === task.available ? task.pieces[0] : new PieceBytes(task.pieces, task.starts, task.available);
 }
 
 /** A decode a read now waits for (any of its askers). */
@@ -100,7 +108,7 @@ function wanted(task: Task): boolean {
 interface Held {
   readonly framed: Uint8Array;
   readonly size: number;
-  readonly bytes: Uint8Array<ArrayBuffer>;
+  readonly bytes: ChunkBytes;
   readonly timer: ReturnType<typeof setTimeout>;
 }
 
@@ -171,7 +179,7 @@ export class XzWorkerPool implements XzStreamDecoder {
    * again by the open) is decoded once, for both; so is one asked right after a decode asked
    * with `hold` ended.
    */
-  decode(framed: Uint8Array, size: number, options?: XzDecodeOptions): Promise<Uint8Array<ArrayBuffer>> {
+  decode(framed: Uint8Array, size: number, options?: XzDecodeOptions): Promise<ChunkBytes> {
     if (this.broken !== undefined) return Promise.reject(new XzDecoderUnavailable(this.broken));
     this.asked = true;
     return new Promise((resolve, reject) => {
@@ -187,13 +195,15 @@ export class XzWorkerPool implements XzStreamDecoder {
       if (running) {
         running.askers.push(asker);
         // What has come so far, after the caller has its promise (it checks progress against it).
-        const out = running.out;
         const available = running.available;
-        if (out && available > 0 && asker.progress) queueMicrotask(() => asker.progress?.(out, available));
+        if (available > 0 && asker.progress) {
+          const sofar = soFar(running);
+          queueMicrotask(() => asker.progress?.(sofar, available));
+        }
         this.pump();
         return;
       }
-      const task: Task = { id: this.nextId++, framed, size, ahead: asker.ahead, askers: [asker], hold: options?.hold === true, tries: 0, available: 0 };
+      const task: Task = { id: this.nextId++, framed, size, ahead: asker.ahead, askers: [asker], hold: options?.hold === true, tries: 0, pieces: [], starts: [], available: 0 };
       (asker.ahead ? this.ahead : this.demand).push(task);
       this.pump();
     });
@@ -228,7 +238,8 @@ export class XzWorkerPool implements XzStreamDecoder {
       // The worker gets a copy: the caller keeps its bytes, to decode them itself should the
       // pool give up (XzDecoderUnavailable), and a retry needs them again.
       // Pieces when someone is told the progress: the first records are then read before the
-      // rest of the block is decoded, for one more copy of the bytes on this thread.
+      // rest of the block is decoded, for one more copy of the bytes in the worker (none on
+      // this thread: the pieces are kept as they came, PieceBytes).
       // A held decode answers in pieces too: its reader may come while it runs.
       slot.worker.post({ id: task.id, framed: task.framed.slice(), size: task.size, pieces: task.hold || task.askers.some((a) => a.progress !== undefined) });
     }
@@ -264,17 +275,23 @@ export class XzWorkerPool implements XzStreamDecoder {
       return;
     }
     if ('piece' in reply) {
-      const out = (task.out ??= new Uint8Array(task.size));
       const end = reply.offset + reply.piece.length;
       if (end > task.size) {
         this.failed(slot, `answered ${end} bytes of a block of ${task.size}`);
         return;
       }
-      out.set(reply.piece, reply.offset);
-      // A retry sends the same bytes again from the start: progress only ever grows.
+      if (reply.offset > task.available) {
+        this.failed(slot, `answered bytes from ${reply.offset} with only ${task.available} before them`);
+        return;
+      }
+      // A retry sends the same bytes again from the start: only what is new is kept, and
+      // progress only ever grows. The piece is kept as it came (no copy into one buffer).
       if (end > task.available) {
+        task.pieces.push(reply.offset === task.available ? reply.piece : reply.piece.subarray(task.available - reply.offset));
+        task.starts.push(task.available);
         task.available = end;
-        for (const a of task.askers) a.progress?.(out, end);
+        const sofar = soFar(task);
+        for (const a of task.askers) a.progress?.(sofar, end);
       }
       return;
     }
@@ -284,7 +301,7 @@ export class XzWorkerPool implements XzStreamDecoder {
     }
     slot.task = undefined;
     if ('done' in reply || 'bytes' in reply) {
-      const bytes = 'done' in reply ? (task.out ?? new Uint8Array(0)) : reply.bytes;
+      const bytes = 'done' in reply ? soFar(task) : reply.bytes;
       for (const a of task.askers) a.resolve(bytes);
       if (task.hold && task.askers.length === 1) this.keep(task, bytes);
     } else if (reply.unavailable) {
@@ -298,7 +315,7 @@ export class XzWorkerPool implements XzStreamDecoder {
   }
 
   /** Holds a decode nobody else asked for yet, for the identical one asked next (within HOLD_MS). */
-  private keep(task: Task, bytes: Uint8Array<ArrayBuffer>): void {
+  private keep(task: Task, bytes: ChunkBytes): void {
     const entry: Held = {
       framed: task.framed,
       size: task.size,

@@ -5,9 +5,10 @@
 // be served — and, with keep = 2, replay across the seam of two such volumes (the record
 // before a time in one, the one after in the next) does not decode them again and again.
 
-export class ByteCache {
+/** `T`: the entries' kind of bytes (decoded chunks are kept as ChunkBytes: piece-bytes.ts). */
+export class ByteCache<T extends { readonly length: number } = Uint8Array> {
   /** Map order is recency order: first = least recently used. */
-  private readonly entries = new Map<string, Uint8Array>();
+  private readonly entries = new Map<string, T>();
   private total = 0;
 
   constructor(
@@ -40,7 +41,7 @@ export class ByteCache {
   }
 
   /** The entry, without making it the most recently used. */
-  peek(key: string): Uint8Array | undefined {
+  peek(key: string): T | undefined {
     return this.entries.get(key);
   }
 
@@ -49,7 +50,7 @@ export class ByteCache {
     return this.entries.has(key);
   }
 
-  get(key: string): Uint8Array | undefined {
+  get(key: string): T | undefined {
     const value = this.entries.get(key);
     if (value) {
       this.entries.delete(key);
@@ -58,7 +59,7 @@ export class ByteCache {
     return value;
   }
 
-  set(key: string, value: Uint8Array): void {
+  set(key: string, value: T): void {
     this.delete(key);
     this.entries.set(key, value);
     this.total += value.length;

@@ -8,19 +8,20 @@
 import type { ByteSource } from './byte-source';
 import { ByteCache, cacheOwner } from './byte-cache';
 import { checkRead } from './read-args';
+import type { ChunkBytes } from './piece-bytes';
 
 /** Decoded chunks of every open xz and zstd source share this budget (io/README.md budgets);
  *  the two newest chunks are kept even when larger (100 MB single-block volumes): replay at
  *  the seam of two volumes reads both in turn, and keeping only one decoded each again and
  *  again (8.6× pmchart for 20180416.10.00's whole view). Where decoding happens in another
  *  process (the CLI), the decoder asks for more room to decode ahead. */
-export const decodedChunkCache = new ByteCache(128 * 1024 * 1024, 2);
+export const decodedChunkCache = new ByteCache<ChunkBytes>(128 * 1024 * 1024, 2);
 
 /** What a chunk's decode is for (XzDecodeOptions): decoded ahead; told its progress. */
 export interface ChunkDecodeOptions {
   readonly ahead?: boolean;
   readonly wanted?: () => boolean;
-  readonly progress?: (bytes: Uint8Array, available: number) => void;
+  readonly progress?: (bytes: ChunkBytes, available: number) => void;
 }
 
 /** Where one chunk's content lies in the uncompressed bytes. */
@@ -37,12 +38,12 @@ export interface Chunk {
  * volumes ahead into a 128 MiB cache evicted the one being read, to be decoded again.
  */
 type Ahead = Map<string, { bytes: number; done: boolean }>;
-const aheadUnread = new WeakMap<ByteCache, Ahead>();
+const aheadUnread = new WeakMap<ByteCache<ChunkBytes>, Ahead>();
 
 /** Share of the cache's budget that chunks decoded ahead may fill. */
 const READ_AHEAD_SHARE = 2;
 
-function aheadOf(cache: ByteCache): Ahead {
+function aheadOf(cache: ByteCache<ChunkBytes>): Ahead {
   let ahead = aheadUnread.get(cache);
   if (!ahead) {
     ahead = new Map();
@@ -52,7 +53,7 @@ function aheadOf(cache: ByteCache): Ahead {
 }
 
 /** Bytes decoded ahead in `cache` and not read yet (entries evicted since are forgotten). */
-function aheadBytes(cache: ByteCache, ahead: Ahead): number {
+function aheadBytes(cache: ByteCache<ChunkBytes>, ahead: Ahead): number {
   let total = 0;
   for (const [key, entry] of ahead) {
     if (entry.done && !cache.has(key)) ahead.delete(key);
@@ -69,7 +70,7 @@ export abstract class ChunkedSource implements ByteSource {
   /** Key prefix of this source's entries in the shared cache. */
   protected readonly owner: string;
   /** Decodes under way, per chunk, so concurrent reads share them. */
-  private readonly pending = new Map<number, Promise<Uint8Array>>();
+  private readonly pending = new Map<number, Promise<ChunkBytes>>();
   /** Per decode under way that was started ahead: whether a read now waits for it. */
   private readonly wantedNow = new Map<number, { wanted: boolean }>();
   /** Reads waiting for more of a chunk whose whole decode is under way, per chunk. */
@@ -79,7 +80,7 @@ export abstract class ChunkedSource implements ByteSource {
   protected constructor(
     protected readonly compressed: ByteSource,
     private readonly chunks: readonly Chunk[],
-    protected readonly cache: ByteCache,
+    protected readonly cache: ByteCache<ChunkBytes>,
     kind: string,
     readonly size: number,
   ) {
@@ -91,7 +92,7 @@ export abstract class ChunkedSource implements ByteSource {
    * Decodes chunk `i`: at least its first `want` bytes, the whole chunk when `want` is its
    * size. Rejects with an error naming the file and the chunk for damaged data.
    */
-  protected abstract decodeChunk(i: number, want: number, options: ChunkDecodeOptions): Promise<Uint8Array>;
+  protected abstract decodeChunk(i: number, want: number, options: ChunkDecodeOptions): Promise<ChunkBytes>;
 
   /** Whether decoding happens off this thread now, so that decoding ahead costs it nothing. */
   protected abstract decodesOffThread(): boolean;
@@ -125,7 +126,7 @@ export abstract class ChunkedSource implements ByteSource {
   }
 
   /** Chunk `i` decoded at least up to `end` (relative to the chunk); `ahead`: for readAhead. */
-  private async decoded(i: number, end: number, ahead = false): Promise<Uint8Array> {
+  private async decoded(i: number, end: number, ahead = false): Promise<ChunkBytes> {
     const key = this.owner + i;
     const full = this.chunks[i].uncompressedSize;
     // A read: what was decoded ahead for it no longer counts as ahead.
@@ -149,12 +150,13 @@ export abstract class ChunkedSource implements ByteSource {
       // first bytes cached as they decode (where the decoder tells them).
       const want = !have && end <= full / 2 ? Math.min(full, Math.max(end, PREFIX_BYTES)) : full;
       // The decode's promise, for its progress to check that it is still the chunk's decode.
-      const mine: { decode?: Promise<Uint8Array> } = {};
+      const mine: { decode?: Promise<ChunkBytes> } = {};
       const progress =
         want === full
-          ? (bytes: Uint8Array, available: number): void => {
+          ? (bytes: ChunkBytes, available: number): void => {
               if (this.closed || this.pending.get(i) !== mine.decode) return;
-              if ((this.cache.peek(key)?.length ?? 0) < available) this.cache.set(key, bytes.subarray(0, available));
+              // A decoder in pieces tells exactly what has come (PieceBytes, not joined).
+              if ((this.cache.peek(key)?.length ?? 0) < available) this.cache.set(key, bytes.length === available ? bytes : bytes.subarray(0, available));
               this.wake(i);
             }
           : undefined;

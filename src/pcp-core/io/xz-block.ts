@@ -12,6 +12,7 @@ import type { ByteSource } from './byte-source';
 import type { XzBlock } from './xz-layout';
 import { XZ_MAGIC, pad4, xzCheckSize } from './xz-layout';
 import { crc32 } from './crc32';
+import type { ChunkBytes } from './piece-bytes';
 import { dropXzStreamDecoder, xzStreamDecoder, XzDecoderUnavailable, type XzDecodeOptions } from './xz-decoder';
 export { setXzStreamDecoder, xzDecodesOffThread, XzDecoderUnavailable, type XzStreamDecoder } from './xz-decoder';
 import { PM_ERR_LOGREC, PM_ERR_NYI, PmError } from '../errors';
@@ -157,7 +158,7 @@ export async function prepareXzPredecode(src: ByteSource, block: XzBlock): Promi
  * The result is exactly `want` bytes; corrupt or cut data is PM_ERR_LOGREC naming the file.
  * `options` go to the off-thread decoder for a whole block (XzDecodeOptions).
  */
-export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = block.uncompressedSize, options: XzDecodeOptions = {}): Promise<Uint8Array> {
+export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = block.uncompressedSize, options: XzDecodeOptions = {}): Promise<ChunkBytes> {
   const name = src.name;
   const { stored, unpadded, framed } = await framedXzBlock(src, block);
   want = Math.min(want, block.uncompressedSize);
@@ -166,7 +167,8 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
   // WebCrypto exists in Node and in workers of secure contexts; elsewhere the check is skipped,
   // as liblzma skips checks it does not know.
   if (block.stream.checkType === CHECK_SHA256 && full && globalThis.crypto?.subtle) {
-    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', out));
+    // The digest takes one ArrayBuffer's bytes: an off-thread decode's pieces joined, a copy.
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', out.subarray(0, out.length).slice()));
     const check = stored.subarray(pad4(unpadded), pad4(unpadded) + 32);
     if (!digest.every((b, i) => b === check[i])) throw blockError(name, block, 'SHA-256 mismatch');
   }
@@ -177,10 +179,10 @@ export async function decodeXzBlock(src: ByteSource, block: XzBlock, want = bloc
  * The whole block, decoded by the registered off-thread decoder; undefined when there is none
  * (or it has just proved unavailable here), so the block is decoded on this thread instead.
  */
-async function decodeOffThread(name: string, block: XzBlock, framed: Uint8Array, options: XzDecodeOptions = {}): Promise<Uint8Array<ArrayBuffer> | undefined> {
+async function decodeOffThread(name: string, block: XzBlock, framed: Uint8Array, options: XzDecodeOptions = {}): Promise<ChunkBytes | undefined> {
   const decoder = xzStreamDecoder();
   if (!decoder) return undefined;
-  let bytes: Uint8Array<ArrayBuffer>;
+  let bytes: ChunkBytes;
   try {
     bytes = await decoder.decode(framed, block.uncompressedSize, options);
   } catch (e) {
@@ -204,7 +206,7 @@ export function decodeXzFramed(framed: Uint8Array, size: number): Promise<Uint8A
 
 /**
  * decodeXzFramed handing the bytes on in pieces as they are decoded (1 MiB pieces for the
- * first 8 MiB, then 4 MiB), so a reader can start on the first records of a 100 MB volume
+ * first 8 MiB, then 4 MiB, each starting at a multiple of its size), so a reader can start on the first records of a 100 MB volume
  * long before the rest is decoded. Every piece is a buffer of its own (transferable); the
  * block is decoded in `into` when given and large enough (a worker's buffer kept for the next
  * block: its pages are not new, so the kernel does not zero 100 MB of them again). The
@@ -221,8 +223,14 @@ export function decodeXzFramedPieces(
     const decoder = new XzFramedDecoder(framed, size, size, into);
     let at = 0;
     while (at < size) {
-      decoder.to(Math.min(size, at + (at < SMALL_PIECES_UNTIL ? FIRST_PIECE_BYTES : PIECE_BYTES)), false);
-      const end = decoder.decoded;
+      const bound = Math.min(size, at + (at < SMALL_PIECES_UNTIL ? FIRST_PIECE_BYTES : PIECE_BYTES));
+      if (decoder.decoded < bound) decoder.to(bound, false);
+      // A piece ends at its bound, not where the decoder stopped a little past it (the rest
+      // starts the next piece): the readers' aligned 1 MiB blocks (replay's VolumeBytes) then
+      // each lie within one piece, a view of it where the pieces are kept as they came.
+      const end = Math.min(decoder.decoded, bound);
+      // Cut short: finish() says what is wrong.
+      if (end <= at) break;
       onPiece(decoder.out.slice(at, end), at);
       at = end;
     }

@@ -2,6 +2,7 @@
 // `xz`, src/node/xz-process.ts; the browser's engine worker: a pool of Web Workers running
 // the WebAssembly decoder, src/workers/xz-pool.ts), kept apart from the decoders themselves (xz-block.ts) so a
 // host registers it at start-up without loading them: archives with no .xz file never do.
+import type { ChunkBytes } from './piece-bytes';
 
 /**
  * A decoder of whole one-block .xz streams that runs off the calling thread (the Node CLI
@@ -11,7 +12,7 @@
  * to the WebAssembly decoder.
  */
 export interface XzStreamDecoder {
-  decode(framed: Uint8Array, size: number, options?: XzDecodeOptions): Promise<Uint8Array<ArrayBuffer>>;
+  decode(framed: Uint8Array, size: number, options?: XzDecodeOptions): Promise<ChunkBytes>;
   /** Bytes of decoded blocks the shared cache should hold with this decoder: room to decode
    *  ahead (XzSource.readAhead). */
   readonly cacheBytes?: number;
@@ -26,10 +27,10 @@ export interface XzDecodeOptions {
   readonly wanted?: () => boolean;
   /**
    * Told as the block's bytes decode, in order (decoders that can): `bytes` holds the block's
-   * first `available` bytes, and later calls extend the same bytes. Reads of the start of a
-   * 100 MB volume need not wait for all of it.
+   * first `available` bytes (at least), and later calls tell more of the same bytes. Reads of
+   * the start of a 100 MB volume need not wait for all of it.
    */
-  readonly progress?: (bytes: Uint8Array, available: number) => void;
+  readonly progress?: (bytes: ChunkBytes, available: number) => void;
   /**
    * Decoded before its reader exists (XzSource.prepareDecode: a dropped archive's first blocks,
    * while the drop is classified): a decoder that can keeps the bytes for the identical decode

@@ -130,6 +130,8 @@ describe('prefixes, pieces and damage', () => {
     let next = 0;
     await decodeXzFramedPieces(framed, size, (piece, offset) => {
       expect(offset).toBe(next);
+      // Pieces start at whole MiBs (their bounds), so aligned 1 MiB reads lie in one piece.
+      expect(offset % (1 << 20)).toBe(0);
       whole.set(piece, offset);
       next = offset + piece.length;
     });

@@ -9,6 +9,7 @@ import { readXzLayout } from './xz-layout';
 import { decodeXzBlock, prepareXzPredecode } from './xz-block';
 import { xzDecodesOffThread, xzStreamDecoder } from './xz-decoder';
 import type { ByteCache } from './byte-cache';
+import type { ChunkBytes } from './piece-bytes';
 import { ChunkedSource, decodedChunkCache, type ChunkDecodeOptions } from './chunked-source';
 
 /** Decoded xz blocks share the budget of every decoded chunk (chunked-source.ts). */
@@ -18,7 +19,7 @@ export class XzSource extends ChunkedSource {
   private constructor(
     compressed: ByteSource,
     private readonly layout: XzLayout,
-    cache: ByteCache,
+    cache: ByteCache<ChunkBytes>,
   ) {
     super(compressed, layout.blocks, cache, 'xz', layout.uncompressedSize);
   }
@@ -54,7 +55,7 @@ export class XzSource extends ChunkedSource {
     return block ? prepareXzPredecode(this.compressed, block) : Promise.resolve(undefined);
   }
 
-  protected decodeChunk(i: number, want: number, options: ChunkDecodeOptions): Promise<Uint8Array> {
+  protected decodeChunk(i: number, want: number, options: ChunkDecodeOptions): Promise<ChunkBytes> {
     return decodeXzBlock(this.compressed, this.layout.blocks[i], want, options);
   }
 

@@ -13,6 +13,7 @@ import { readZstdLayout, zstdCorrupt } from './zstd-layout';
 import { decodeZstdFrame, decodeZstdPrefix } from './zstd-frame';
 import { dropZstdFrameDecoder, zstdFrameDecoder, ZstdDecoderUnavailable } from './zstd-decoder';
 import type { ByteCache } from './byte-cache';
+import type { ChunkBytes } from './piece-bytes';
 import { ChunkedSource, decodedChunkCache } from './chunked-source';
 
 /** Decoded zstd frames share the budget of every decoded chunk (chunked-source.ts). */
@@ -27,7 +28,7 @@ export class ZstdSource extends ChunkedSource {
   private constructor(
     compressed: ByteSource,
     private readonly placed: readonly PlacedFrame[],
-    cache: ByteCache,
+    cache: ByteCache<ChunkBytes>,
   ) {
     const last = placed.at(-1);
     super(compressed, placed, cache, 'zstd', last ? last.uncompressedOffset + last.uncompressedSize : 0);
