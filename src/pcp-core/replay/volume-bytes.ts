@@ -2,8 +2,7 @@
 // backwards, and re-reads the same neighbourhood from fetch to fetch (archive-format.md §7.3),
 // so bytes are fetched from the ByteSource in aligned blocks and kept in an LRU that every
 // volume shares (16 per volume held 16 MiB for each volume ever read). A record inside one
-// block is returned as a view (no copy); one spanning blocks is read whole. Two blocks read in
-// a row start a read of the next, so a forward replay rarely waits for the source.
+// block is returned as a view (no copy); one spanning blocks is read whole.
 import type { ReplayVolume } from './replay-source';
 import { ByteCache, cacheOwner } from '../io/byte-cache';
 
@@ -31,38 +30,12 @@ export class VolumeBytes {
     return this.volume.size;
   }
 
-  /** The last block read from the source, and the next one while it is read ahead. */
-  private lastRead = -2;
-  private nextIndex = -1;
-  private next: Promise<Uint8Array> | undefined;
-
   private async block(index: number): Promise<Uint8Array> {
     const hit = this.blocks.get(this.owner + index);
     if (hit) return hit;
-    const ahead = index === this.nextIndex ? this.next : undefined;
-    this.next = undefined;
-    this.nextIndex = -1;
-    const read = ahead ?? this.volume.read(index * BLOCK_SIZE, BLOCK_SIZE);
-    // Two blocks read in a row: a replay running forwards through the volume. The block after
-    // this one is read meanwhile, so the replay need not wait for it when it gets there.
-    if (index === this.lastRead + 1 && (index + 1) * BLOCK_SIZE < this.size) this.readNext(index + 1);
-    this.lastRead = index;
-    const bytes = await read;
+    const bytes = await this.volume.read(index * BLOCK_SIZE, BLOCK_SIZE);
     this.blocks.set(this.owner + index, bytes);
     return bytes;
-  }
-
-  private readNext(index: number): void {
-    const next = this.volume.read(index * BLOCK_SIZE, BLOCK_SIZE);
-    this.next = next;
-    this.nextIndex = index;
-    // A failed read ahead is forgotten: the replay's own read of the block reports it.
-    next.catch(() => {
-      if (this.next === next) {
-        this.next = undefined;
-        this.nextIndex = -1;
-      }
-    });
   }
 
   /** Bytes [offset, offset+length) clipped to the volume: shorter only at its end. */
