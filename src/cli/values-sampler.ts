@@ -57,11 +57,9 @@ function rawOutput(v: AtomValue, type: number): SampleValue {
   return null;
 }
 
-/** Samples per batch when replaying an archive (live sources yield each sample alone). */
+/** Samples per batch when replaying an archive (live sources yield each sample alone); the
+ *  event loop turns once a batch (a turn costs a replay about as much as a few dozen fetches). */
 const ARCHIVE_BATCH = 256;
-/** Archive fetches between turns of the event loop (one a batch: a turn costs a replay about
- *  as much as a few dozen fetches). */
-const YIELD_EVERY = 256;
 
 /**
  * What the sampling carries from sample to sample: the previous result and its time (for
@@ -140,29 +138,22 @@ export async function* sampleBatches(ctx: Context, metrics: readonly SampledMetr
   if (plan.archive && !plan.follow) {
     let batch: Sample[] = [];
     let k = 0;
-    let sinceTurn = 0;
     try {
       while (k < total) {
-        const count = Math.min(YIELD_EVERY - sinceTurn, total - k, ARCHIVE_BATCH - batch.length);
         const before = batch.length;
-        const out = fillBatch(ctx, pmids, taker, batch, count);
+        const out = fillBatch(ctx, pmids, taker, batch, Math.min(total - k, ARCHIVE_BATCH - batch.length));
         k += batch.length - before;
-        sinceTurn += batch.length - before;
         if (out === SAMPLING_DONE) break;
         if (typeof out !== 'number') {
           const sample = taker.take(await out);
           if (!sample) break;
           batch.push(sample);
           k++;
-          sinceTurn++;
-        }
-        // Fetches from decoded archive bytes never wait for I/O; now and then let the event
-        // loop take the completions of volumes decompressed ahead in another process.
-        if (sinceTurn >= YIELD_EVERY) {
-          sinceTurn = 0;
-          await new Promise((r) => setImmediate(r));
         }
         if (batch.length >= ARCHIVE_BATCH) {
+          // Fetches from decoded archive bytes never wait for I/O; once a batch the event loop
+          // takes the completions of volumes decompressed ahead in another process.
+          await new Promise((r) => setImmediate(r));
           yield batch;
           batch = [];
         }
