@@ -42,6 +42,32 @@ describe('SeriesCache', () => {
     expect(asked).toHaveLength(2);
   });
 
+  it('keeps the block it has when the chart moves back into it while a read for elsewhere runs (End, then Home)', async () => {
+    const asked: [number, number][] = [];
+    const resolvers: (() => void)[] = [];
+    const cache = new SeriesCache((req) => {
+      asked.push([req.t0Ms, req.t1Ms]);
+      return new Promise((res) => resolvers.push(() => res(block(req.t0Ms, req.t1Ms, req.stepMs))));
+    });
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    cache.want('c', 's', wish(20_000, 30_000));
+    await tick();
+    resolvers.shift()?.();
+    await tick();
+    // End: a read for 80–90 s starts; a step on queues behind it; Home comes back to 20–30 s.
+    cache.want('c', 's', wish(80_000, 90_000));
+    await tick();
+    cache.want('c', 's', wish(85_000, 95_000));
+    cache.want('c', 's', wish(20_000, 30_000));
+    resolvers.shift()?.();
+    await tick();
+    await tick();
+    expect(cache.get('c', 's').block).toMatchObject({ t0Ms: 20_000, t1Ms: 30_000 });
+    expect(cache.get('c', 's').loading).toBe(false);
+    // Nothing more was asked: the stale step on was forgotten.
+    expect(asked).toHaveLength(2);
+  });
+
   it('sends the same tick\'s requests for one window as one fetch and splits the answer', async () => {
     const calls: string[][] = [];
     const cache = new SeriesCache((req) => {

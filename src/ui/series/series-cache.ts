@@ -170,7 +170,13 @@ export class SeriesCache {
     slot.visible = need;
     // A followed archive grew into a block read when its end was earlier: that tail is read again.
     const stale = slot.block !== undefined && slot.block.t1Ms > slot.askedEndMs && wish.bounds.endMs > slot.askedEndMs;
-    if (slot.block && covers(slot.block, need) && !stale) return;
+    if (slot.block && covers(slot.block, need) && !stale) {
+      // Back inside what is drawn while a read for elsewhere runs (End, then Home): an earlier
+      // wish waiting for its turn is stale now, and the answer under way must not replace
+      // this block (see send).
+      slot.pending = undefined;
+      return;
+    }
     if (slot.error && !slot.inflight && slot.pending === undefined && slot.block === undefined && this.sameError(slot, wish)) return;
     if (slot.inflight) {
       slot.pending = wish;
@@ -237,8 +243,12 @@ export class SeriesCache {
       (block) => {
         whole = true;
         if (this.slots.get(key) !== slot || slot.specKey !== specKey) return;
-        slot.block = block;
         slot.error = undefined;
+        // The chart moved back into the block it has while this was read: that block stays,
+        // or the chart would be left with an answer for a window it no longer shows.
+        const shown = slot.visible;
+        if (slot.pending === undefined && slot.block && shown && covers(slot.block, shown) && !covers(block, shown)) return;
+        slot.block = block;
         this.enforceBudget(slot);
       },
       (e: unknown) => {
