@@ -45,7 +45,8 @@ export async function archiveRecords(set: ArchiveSet): Promise<ReplaySession> {
 
 /** Opens the archive set for a command; on failure prints one line and returns null. */
 export async function openForCommand(command: string, spec: string, io: CommandIo): Promise<ArchiveSet | null> {
-  const fs = new DirFileSet();
+  // Blocking reads, as libpcp's: nothing else runs meanwhile (file-source.ts).
+  const fs = new DirFileSet('.', { blocking: true });
   try {
     return await openArchiveSet(fs, spec, { open: (path) => openStored(fs, path) });
   } catch (e) {

@@ -92,7 +92,8 @@ async function openSource(archives: readonly string[], hostOpt: string | undefin
     return { ctx: await openLiveContext(host, {}, process.env, (t) => io.stderr(`pmdash values: Warning: ${t}\n`)), name: host };
   }
   const name = archives.join(',');
-  const fs = new DirFileSet();
+  // Blocking reads, as libpcp's: nothing else runs meanwhile (file-source.ts).
+  const fs = new DirFileSet('.', { blocking: true });
   const ctx = await openArchiveContext(fs, name, {
     counterWrap: process.env.PCP_COUNTER_WRAP !== undefined,
     ignoreMarks: ignoreMarksFromEnv(io),

@@ -6,14 +6,20 @@ import { opendir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { FileSet } from '../pcp-core/io/file-set';
 import type { ByteSource } from '../pcp-core/io/byte-source';
-import { openFileSource } from './file-source';
+import { openFileSource, type FileSourceOptions } from './file-source';
 import { toPmError } from './node-errors';
 
 export class DirFileSet implements FileSet {
   readonly name: string;
 
-  /** @param root directory that relative paths start from; the working directory by default */
-  constructor(private readonly root = '.') {
+  /**
+   * @param root directory that relative paths start from; the working directory by default
+   * @param options how its files are read (file-source.ts)
+   */
+  constructor(
+    private readonly root = '.',
+    private readonly options: FileSourceOptions = {},
+  ) {
     this.name = root;
   }
 
@@ -40,6 +46,6 @@ export class DirFileSet implements FileSet {
   }
 
   open(path: string): Promise<ByteSource> {
-    return openFileSource(this.path(path), path);
+    return openFileSource(this.path(path), path, this.options);
   }
 }

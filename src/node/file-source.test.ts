@@ -17,9 +17,12 @@ async function failure(p: Promise<unknown>): Promise<PmError> {
   return e as PmError;
 }
 
-describe('openFileSource', () => {
+describe.each([
+  ['async reads', {}],
+  ['blocking reads', { blocking: true }],
+])('openFileSource, %s', (_, options) => {
   it('reads any range, short only past the end', async () => {
-    const src = await openFileSource(join(dir, 'data.0'), 'data.0');
+    const src = await openFileSource(join(dir, 'data.0'), 'data.0', options);
     expect(src.size).toBe(bytes.length);
     for (const [off, len] of [[0, 10], [65_530, 100], [69_990, 100], [70_000, 5], [80_000, 5], [0, 70_000]]) {
       expect(await src.read(off, len)).toEqual(bytes.subarray(Math.min(off, bytes.length), Math.min(off + len, bytes.length)));
@@ -30,15 +33,15 @@ describe('openFileSource', () => {
   });
 
   it('names the file in errors', async () => {
-    const e = await failure(openFileSource(join(dir, 'nosuch'), 'nosuch'));
+    const e = await failure(openFileSource(join(dir, 'nosuch'), 'nosuch', options));
     expect(e.code).toBe(ENOENT);
     expect(e.describe()).toBe('nosuch: No such file or directory');
-    expect((await failure(openFileSource(dir, 'd'))).code).toBe(EISDIR);
+    expect((await failure(openFileSource(dir, 'd', options))).code).toBe(EISDIR);
   });
 
   it('reports a file that shrinks while open', async () => {
     writeFileSync(join(dir, 'shrink'), bytes);
-    const src = await openFileSource(join(dir, 'shrink'), 'shrink');
+    const src = await openFileSource(join(dir, 'shrink'), 'shrink', options);
     truncateSync(join(dir, 'shrink'), 100);
     const e = await failure(src.read(0, 1000));
     expect(e.code).toBe(EIO);
