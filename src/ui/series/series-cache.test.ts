@@ -14,27 +14,34 @@ const wish = (t0Ms: number, t1Ms: number, metric = 'm'): SeriesWish => ({
   visible: { t0Ms, t1Ms }, bounds: { startMs: 0, endMs: 100_000 }, anchorMs: 0, stepMs: 1000,
 });
 
+/** A cache whose fetches wait until released in turn (`release`), noting each request. */
+function heldCache(): { cache: SeriesCache; asked: [number, number, string[]][]; release: () => void } {
+  const asked: [number, number, string[]][] = [];
+  const resolvers: (() => void)[] = [];
+  const cache = new SeriesCache((req) => {
+    asked.push([req.t0Ms, req.t1Ms, req.plots.map((p) => p.metric)]);
+    return new Promise((res) => resolvers.push(() => res(block(req.t0Ms, req.t1Ms, req.stepMs))));
+  });
+  return { cache, asked, release: () => resolvers.shift()?.() };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
 describe('SeriesCache', () => {
   it('pads, reuses, and keeps only the newest wish while busy', async () => {
-    const asked: [number, number][] = [];
-    const resolvers: (() => void)[] = [];
-    const cache = new SeriesCache((req) => {
-      asked.push([req.t0Ms, req.t1Ms]);
-      return new Promise((res) => resolvers.push(() => res(block(req.t0Ms, req.t1Ms, req.stepMs))));
-    });
-    const tick = () => new Promise((r) => setTimeout(r, 0));
+    const { cache, asked, release } = heldCache();
     cache.want('c', 's', wish(20_000, 30_000));
     await tick();
     // The first request is the visible window only.
-    expect(asked).toEqual([[20_000, 30_000]]);
+    expect(asked.map(([t0, t1]) => [t0, t1])).toEqual([[20_000, 30_000]]);
     cache.want('c', 's', wish(21_000, 31_000));
     cache.want('c', 's', wish(60_000, 70_000));
     expect(asked).toHaveLength(1);
-    resolvers.shift()?.();
+    release();
     await tick();
     await tick();
-    expect(asked).toEqual([[20_000, 30_000], [55_000, 75_000]]);
-    resolvers.shift()?.();
+    expect(asked.map(([t0, t1]) => [t0, t1])).toEqual([[20_000, 30_000], [55_000, 75_000]]);
+    release();
     await tick();
     expect(cache.get('c', 's').block?.t0Ms).toBe(55_000);
     cache.want('c', 's', wish(57_000, 67_000));
@@ -43,23 +50,17 @@ describe('SeriesCache', () => {
   });
 
   it('keeps the block it has when the chart moves back into it while a read for elsewhere runs (End, then Home)', async () => {
-    const asked: [number, number][] = [];
-    const resolvers: (() => void)[] = [];
-    const cache = new SeriesCache((req) => {
-      asked.push([req.t0Ms, req.t1Ms]);
-      return new Promise((res) => resolvers.push(() => res(block(req.t0Ms, req.t1Ms, req.stepMs))));
-    });
-    const tick = () => new Promise((r) => setTimeout(r, 0));
+    const { cache, asked, release } = heldCache();
     cache.want('c', 's', wish(20_000, 30_000));
     await tick();
-    resolvers.shift()?.();
+    release();
     await tick();
     // End: a read for 80–90 s starts; a step on queues behind it; Home comes back to 20–30 s.
     cache.want('c', 's', wish(80_000, 90_000));
     await tick();
     cache.want('c', 's', wish(85_000, 95_000));
     cache.want('c', 's', wish(20_000, 30_000));
-    resolvers.shift()?.();
+    release();
     await tick();
     await tick();
     expect(cache.get('c', 's').block).toMatchObject({ t0Ms: 20_000, t1Ms: 30_000 });
@@ -105,7 +106,6 @@ describe('SeriesCache', () => {
       asked.push([req.t0Ms, req.t1Ms]);
       return Promise.resolve(block(req.t0Ms, req.t1Ms, req.stepMs));
     });
-    const tick = () => new Promise((r) => setTimeout(r, 0));
     const at = (endMs: number): SeriesWish => ({ ...wish(20_000, 26_000), bounds: { startMs: 0, endMs } });
     cache.want('c', 's', at(25_500));
     await tick();
@@ -136,7 +136,6 @@ describe('SeriesCache', () => {
       const ts = Float64Array.from({ length: (req.t1Ms - req.t0Ms) / req.stepMs + 1 }, (_, i) => req.t0Ms + i * req.stepMs);
       return { t0Ms: req.t0Ms, t1Ms: req.t1Ms, stepMs: req.stepMs, timestamps: ts, plots: [], columns: [{ plot: 0, instId: -1, instName: '', values: ts.map((t) => t / 1000) }] };
     };
-    const tick = () => new Promise((r) => setTimeout(r, 0));
     // Room for 45 rows (16 bytes each: a timestamp and a value): two padded windows of 21, not three.
     const budget = 45 * 16;
     const cache = new SeriesCache((req) => Promise.resolve(rows(req)), budget);
@@ -173,13 +172,7 @@ describe('SeriesCache', () => {
   const longWish = (t0Ms: number, t1Ms: number, metric = 'm', stepMs = 1000): SeriesWish => ({ ...wish(t0Ms, t1Ms, metric), bounds: { startMs: 0, endMs: 1_000_000 }, stepMs });
 
   it('answers a chart\'s first long window with its last samples first, then the whole window', async () => {
-    const asked: [number, number, string[]][] = [];
-    const resolvers: (() => void)[] = [];
-    const cache = new SeriesCache((req) => {
-      asked.push([req.t0Ms, req.t1Ms, req.plots.map((p) => p.metric)]);
-      return new Promise((res) => resolvers.push(() => res(block(req.t0Ms, req.t1Ms, req.stepMs))));
-    });
-    const tick = () => new Promise((r) => setTimeout(r, 0));
+    const { cache, asked, release } = heldCache();
     // 301 samples: more than twice FIRST_ROWS, for two charts of one tab.
     cache.want('a', 's', longWish(0, 300_000, 'x'));
     cache.want('b', 's', longWish(0, 300_000, 'y'));
@@ -187,12 +180,12 @@ describe('SeriesCache', () => {
     const tailT0 = 300_000 - (FIRST_ROWS - 1) * 1000;
     // One fetch for both charts per part, the end of the window asked first.
     expect(asked).toEqual([[tailT0, 300_000, ['x', 'y']], [0, 300_000, ['x', 'y']]]);
-    resolvers.shift()?.();
+    release();
     await tick();
     expect(cache.get('a', 's').block?.t0Ms).toBe(tailT0);
     // Still loading: the whole window is on its way.
     expect(cache.get('a', 's').loading).toBe(true);
-    resolvers.shift()?.();
+    release();
     await tick();
     expect(cache.get('b', 's').block?.t0Ms).toBe(0);
     expect(cache.get('b', 's').loading).toBe(false);
@@ -208,7 +201,6 @@ describe('SeriesCache', () => {
       asked.push([req.t0Ms, req.t1Ms]);
       return Promise.resolve(block(req.t0Ms, req.t1Ms, req.stepMs));
     });
-    const tick = () => new Promise((r) => setTimeout(r, 0));
     cache.want('c', 's', longWish(100_000, 200_000));
     await tick();
     expect(asked).toEqual([[100_000, 200_000]]);
@@ -226,7 +218,6 @@ describe('SeriesCache.waiting', () => {
   it('is true while a chart with data drawn waits for a new window, not yet asked or being read; false once answered or failed', async () => {
     const resolvers: ((ok: boolean) => void)[] = [];
     const cache = new SeriesCache((req) => new Promise((res, rej) => resolvers.push((ok) => (ok ? res(block(req.t0Ms, req.t1Ms, req.stepMs)) : rej(new Error('no'))))));
-    const tick = () => new Promise((r) => setTimeout(r, 0));
     const a = wish(20_000, 30_000);
     const b = wish(60_000, 70_000);
     // Nothing drawn yet: nothing to keep showing.
