@@ -92,7 +92,7 @@ export class VolumeBytes {
 /** A forward pass's spans: bytes per read and reads in flight ahead of the one in use (as
  *  the read-ahead of dropped files, read-ahead-source.ts: 4 MiB × 4 measured best in Chromium). */
 export const STREAM_SPAN_BYTES = 4 * 1024 * 1024;
-const STREAM_DEPTH = 4;
+export const STREAM_DEPTH = 4;
 /** How far past the pass's end the spans read ahead reach. */
 const STREAM_TAIL_BYTES = 1024 * 1024;
 
