@@ -4,9 +4,9 @@
 //
 // Reads are fs/promises FileHandle reads, or, for a command that does nothing else meanwhile
 // (`pmdash values`, `dump`: libpcp's blocking reads), blocking ones: a read from the page cache
-// takes a fraction of a millisecond, where the thread-pool hop of an async read waited up to
-// 6 ms for a 1 MiB block while V8's compiler threads had both cores (a third of a whole
-// `values` run's cost per sample over 20180102).
+// takes a fraction of a millisecond, where the thread-pool hop of an async read waited 1–10 ms
+// for a 1 MiB block while V8's compiler threads had both cores (up to a third of a whole
+// `values` run's cost per sample over 20180102, on 2 cores).
 import { readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { HandleSource, type RandomAccessHandle } from '../pcp-core/io/handle-source';
