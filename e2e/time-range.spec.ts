@@ -57,6 +57,9 @@ test.describe('the time window on a dropped archive', () => {
     let p = await position(page);
     expect(p).toBeLessThanOrEqual(span.endMs - I / 2);
     expect(p).toBeGreaterThan(span.endMs - 1.5 * I);
+    // The charts draw End's window (while it is read they keep the one they showed), then their
+    // legends show its values.
+    await expect(chart(page, 'CPU Utilization [brolley-t530]')).toHaveAttribute('data-window-start', String(p - (await attr(page, 'data-window'))), { timeout: 60_000 });
     await everyChartHasData(page);
     await page.screenshot({ path: test.info().outputPath('end.png') });
     await keys(page, 'Home');
