@@ -43,6 +43,20 @@ function pad4(n: number): number {
  * Returns undefined when libpcp accepts the image, else what is wrong (for the error detail).
  */
 export function checkValueSets(view: DataView, base: number, pduLen: number, setsAt: number, numpmid: number, vsetOffsets?: Int32Array): string | undefined {
+  const plain = checkInOrder(view, base, pduLen, setsAt, numpmid, vsetOffsets);
+  return plain === NOT_IN_ORDER ? replaySwaps(view, base, pduLen, setsAt, numpmid) : plain;
+}
+
+/** checkInOrder's answer for a layout it leaves to replaySwaps. */
+const NOT_IN_ORDER = '\0not in order';
+
+/**
+ * The common layout's check (blocks in increasing order, no event arrays), in a loop of its
+ * own: it hands any other layout back rather than calling replaySwaps, whose call site would
+ * have no type feedback when V8 first compiles this loop, so the first such record (one in
+ * a few hundred in real archives: an event array) would throw the compiled loop away.
+ */
+function checkInOrder(view: DataView, base: number, pduLen: number, setsAt: number, numpmid: number, vsetOffsets?: Int32Array): string | undefined {
   const end = base + pduLen;
   let p = setsAt;
   let minBlock = end;
@@ -94,7 +108,7 @@ export function checkValueSets(view: DataView, base: number, pduLen: number, set
     }
     p = values + 8 * numval;
   }
-  if (!plain) return replaySwaps(view, base, pduLen, setsAt, numpmid);
+  if (!plain) return NOT_IN_ORDER;
   return finalCheck(base, p, minBlock, blockBytes, end);
 }
 
