@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PM_INDOM_NULL, PM_SEM_INSTANT, PM_TYPE_STRING, PM_TYPE_U32, type Desc, type PmId, type Timestamp } from '../pcp-core/types';
+import { PM_INDOM_NULL, PM_SEM_INSTANT, PM_TYPE_DOUBLE, PM_TYPE_STRING, PM_TYPE_U32, PM_TYPE_U64, type Desc, type PmId, type Timestamp } from '../pcp-core/types';
 import { TableBuilder } from './values-format';
-import type { Sample, SampledMetric, SampleValue } from './values-sampler';
+import type { Sample, SampledMetric, SampleRun, SampleValue } from './values-sampler';
 
 const UNITS = { dimSpace: 0, dimTime: 0, dimCount: 0, scaleSpace: 0, scaleTime: 0, scaleCount: 0 };
 
@@ -41,5 +41,35 @@ describe('TableBuilder', () => {
     expect(r4).toMatch(/^t4_ +\? +99 +\?$/);
     // Right-aligned: the string columns end at the same place.
     expect(r2.indexOf('"é"') + 3).toBe(r1.indexOf('"ab"') + 4);
+  });
+
+  // A SampleRun is the same samples in columns: the table must come out byte for byte as from
+  // the samples one by one (missing values, zeros of both signs, NaN, 64-bit raw values that
+  // one path gives as bigints and the other as numbers, a column first seen inside the run).
+  it('takes a SampleRun as it takes the same samples one by one', () => {
+    const metrics = [metric('m.u64', PM_TYPE_U64, PM_INDOM_NULL), metric('m.dbl', PM_TYPE_DOUBLE, 7, { 1: 'a', 2: 'bb' })];
+    const time = (t: Timestamp): string => `t${t.sec}`;
+    const u64 = [5, 5, 900719925474099, 0];
+    const dbl = [[1.5, null], [0, -0], [NaN, 2.25], [null, 1e300]];
+    const one = new TableBuilder(metrics, time);
+    const both = new TableBuilder(metrics, time);
+    const before = sample(0, [[-1, 7n]], [[1, 3]]);
+    one.add(before);
+    both.addAll([before]);
+    for (let k = 0; k < 4; k++) one.add(sample(k + 1, [[-1, BigInt(u64[k])]], [[1, dbl[k][0]], [2, dbl[k][1]]]));
+    const width = 3;
+    const values = new Float64Array(4 * width);
+    const missing = new Uint8Array(4 * width);
+    for (let k = 0; k < 4; k++) {
+      const row = [u64[k], dbl[k][0], dbl[k][1]];
+      row.forEach((v, c) => {
+        if (v === null) missing[k * width + c] = 1;
+        else values[k * width + c] = v;
+      });
+    }
+    const run: SampleRun = { count: 4, times: [1, 2, 3, 4].map((sec) => ({ sec, nsec: 0 })), inst: [Int32Array.of(-1), Int32Array.of(1, 2)], values, missing, width };
+    both.addAll([run]);
+    const info = { source: 's', host: 'h', timeLabel: 'UTC', raw: false };
+    expect(both.finish(info)).toBe(one.finish(info));
   });
 });

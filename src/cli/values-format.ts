@@ -18,7 +18,7 @@ import { formatUnits } from '../pcp-core/units';
 import { pmvalUnitsText } from '../pcp-core/rate';
 import { formatExpC, formatFixedC } from '../pcp-core/c-numeric';
 import { ByteWriter } from '../pcp-core/io/byte-writer';
-import type { Sample, SampledMetric, SampleValue } from './values-sampler';
+import { isSampleRun, type Sample, type SampledMetric, type SampleRun, type SampleValue, type Taken } from './values-sampler';
 
 function jsonValue(v: SampleValue): string {
   if (v === null) return 'null';
@@ -196,72 +196,111 @@ export class TableBuilder {
     this.sem = metrics.map((m) => (m.rate ? PM_SEM_COUNTER : m.desc.sem));
   }
 
-  /** A batch of samples, in order. */
-  addAll(samples: readonly Sample[]): void {
-    for (let i = 0; i < samples.length; i++) this.add(samples[i]);
+  /** A batch of samples (and runs of them), in order. */
+  addAll(taken: readonly Taken[]): void {
+    for (let i = 0; i < taken.length; i++) {
+      const t = taken[i];
+      if (isSampleRun(t)) this.addRun(t);
+      else this.add(t);
+    }
   }
 
   add(s: Sample): void {
+    const row = this.beginRow(s.time);
+    for (let j = 0; j < this.metrics.length; j++) {
+      const vals = s.values[j];
+      if (!vals) continue;
+      for (let k = 0; k < vals.length; k++) {
+        // Indexed, not destructured (see jsonSampleFormatter).
+        const pair = vals[k];
+        this.addCell(row, j, this.column(j, pair[0]), pair[1]);
+      }
+    }
+    this.rowStart[++this.rows] = this.entries;
+  }
+
+  /** A run's samples: its columns looked up once, then its values row by row. */
+  addRun(r: SampleRun): void {
+    const width = r.width;
+    const metricOf = new Int32Array(width);
+    const colOf = new Int32Array(width);
+    let x = 0;
+    for (let j = 0; j < r.inst.length; j++) {
+      const ids = r.inst[j];
+      for (let q = 0; q < ids.length; q++, x++) {
+        metricOf[x] = j;
+        colOf[x] = this.column(j, ids[q]);
+      }
+    }
+    for (let k = 0; k < r.count; k++) {
+      const row = this.beginRow(r.times[k]);
+      const at = k * width;
+      for (let c = 0; c < width; c++) this.addCell(row, metricOf[c], colOf[c], r.missing[at + c] ? null : r.values[at + c]);
+      this.rowStart[++this.rows] = this.entries;
+    }
+  }
+
+  /** A new row at time `t`: its time text kept; returns its index. */
+  private beginRow(t: Timestamp): number {
     const row = this.rows;
     if (row + 2 > this.rowStart.length) {
       this.rowStart = grow(this.rowStart);
       this.timeAt = grow(this.timeAt);
     }
-    const time = this.formatTime(s.time);
+    const time = this.formatTime(t);
     if (!this.timeBytes.ascii(time)) {
       this.wideTime.set(row, time);
       this.wideRows.add(row);
     }
     if (time.length > this.timeWidth) this.timeWidth = time.length;
     this.timeAt[row + 1] = this.timeBytes.length;
-    for (let j = 0; j < this.metrics.length; j++) {
-      const vals = s.values[j];
-      if (!vals) continue;
-      const colOf = this.colOf[j];
-      const colWidth = this.colWidth[j];
-      const colRow = this.colRow[j];
-      const lastValue = this.lastValue[j];
-      const lastText = this.lastText[j];
-      for (let k = 0; k < vals.length; k++) {
-        // Indexed, not destructured (see jsonSampleFormatter).
-        const pair = vals[k];
-        const inst = pair[0];
-        let c = colOf.get(inst);
-        if (c === undefined) {
-          c = this.colInst[j].length;
-          colOf.set(inst, c);
-          this.colInst[j].push(inst);
-          colWidth.push(0);
-          colRow.push(-1);
-          lastValue.push(undefined);
-          lastText.push('');
-        }
-        const e = this.entries++;
-        if (e + 2 > this.entryAt.length) {
-          this.entryMetric = grow(this.entryMetric);
-          this.entryCol = grow(this.entryCol);
-          this.entryAt = grow(this.entryAt);
-        }
-        this.entryMetric[e] = j;
-        this.entryCol[e] = c;
-        const v = pair[1];
-        let text = lastText[c];
-        if (!sameValue(lastValue[c], v)) {
-          text = lastText[c] = cell(v, this.floating[j], this.sem[j], this.style);
-          lastValue[c] = v;
-        }
-        if (!this.cellBytes.ascii(text)) {
-          this.wideCell.set(e, text);
-          this.wideRows.add(row);
-        }
-        this.entryAt[e + 1] = this.cellBytes.length;
-        if (colRow[c] !== row) {
-          colRow[c] = row;
-          if (text.length > colWidth[c]) colWidth[c] = text.length;
-        }
-      }
+    return row;
+  }
+
+  /** Metric j's column for instance `inst` (a new one the first time it is seen). */
+  private column(j: number, inst: number): number {
+    const colOf = this.colOf[j];
+    let c = colOf.get(inst);
+    if (c === undefined) {
+      c = this.colInst[j].length;
+      colOf.set(inst, c);
+      this.colInst[j].push(inst);
+      this.colWidth[j].push(0);
+      this.colRow[j].push(-1);
+      this.lastValue[j].push(undefined);
+      this.lastText[j].push('');
     }
-    this.rowStart[++this.rows] = this.entries;
+    return c;
+  }
+
+  /** Row `row`'s next entry: value `v` in metric j's column c. */
+  private addCell(row: number, j: number, c: number, v: SampleValue): void {
+    const e = this.entries++;
+    if (e + 2 > this.entryAt.length) {
+      this.entryMetric = grow(this.entryMetric);
+      this.entryCol = grow(this.entryCol);
+      this.entryAt = grow(this.entryAt);
+    }
+    this.entryMetric[e] = j;
+    this.entryCol[e] = c;
+    const lastValue = this.lastValue[j];
+    const lastText = this.lastText[j];
+    let text = lastText[c];
+    if (!sameValue(lastValue[c], v)) {
+      text = lastText[c] = cell(v, this.floating[j], this.sem[j], this.style);
+      lastValue[c] = v;
+    }
+    if (!this.cellBytes.ascii(text)) {
+      this.wideCell.set(e, text);
+      this.wideRows.add(row);
+    }
+    this.entryAt[e + 1] = this.cellBytes.length;
+    const colRow = this.colRow[j];
+    if (colRow[c] !== row) {
+      colRow[c] = row;
+      const colWidth = this.colWidth[j];
+      if (text.length > colWidth[c]) colWidth[c] = text.length;
+    }
   }
 
   private cellText(e: number): string {

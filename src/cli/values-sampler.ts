@@ -9,8 +9,8 @@ import { PM_MODE_INTERP, type Context } from '../pcp-core/context/context';
 import { PM_ERR_EOL, isPmError } from '../pcp-core/errors';
 import { pmvalDeltaOfReals, pmvalRate, pmvalTimeScale } from '../pcp-core/rate';
 import { timestampFromNs, timestampToNs, timestampToReal } from '../pcp-core/time/timestamp';
-import type { AtomValue, Desc, PmId, Result, Timestamp, ValueSet } from '../pcp-core/types';
-import { PM_SEM_COUNTER, isNumericType, sameEpoch } from '../pcp-core/types';
+import type { AtomValue, Desc, FetchRun, PmId, Result, Timestamp, ValueSet } from '../pcp-core/types';
+import { PM_SEM_COUNTER, isNumericType, newFetchRun, sameEpoch } from '../pcp-core/types';
 import { toDouble } from '../pcp-core/values';
 
 export interface SampledMetric {
@@ -31,6 +31,32 @@ export interface Sample {
   readonly values: readonly (readonly (readonly [number, SampleValue])[])[];
 }
 
+/**
+ * Consecutive archive samples taken from one Context.fetchRun, in columns: what the table
+ * takes without a Sample, a pair and a value per instance and sample.
+ */
+export interface SampleRun {
+  readonly count: number;
+  /** Sample k's time. */
+  readonly times: readonly Timestamp[];
+  /** Per metric (same order as the metric list): the instances of its columns, in result
+   *  order, the same in every sample of the run. */
+  readonly inst: readonly Int32Array[];
+  /** Sample k's value in column c (metric after metric, instance after instance) at
+   *  values[k * width + c], a number (rates and raw numeric values alike) ... */
+  readonly values: Float64Array;
+  /** ... unless missing[k * width + c] is 1: no value (a Sample's null). */
+  readonly missing: Uint8Array;
+  readonly width: number;
+}
+
+/** What a batch holds: samples, or (for a table plan) runs of them. */
+export type Taken = Sample | SampleRun;
+
+export function isSampleRun(t: Taken): t is SampleRun {
+  return 'count' in t;
+}
+
 export interface SamplingPlan {
   /** First sample time (already in pmval's precision: whole microseconds). */
   readonly origin: Timestamp;
@@ -49,6 +75,12 @@ export interface SamplingPlan {
    */
   readonly follow?: (t: Timestamp) => Promise<void>;
   readonly counterWrap: boolean;
+  /**
+   * Archive samples may come as SampleRuns (the table takes them; the other outputs take
+   * Samples). A replay between two records is then made as one run of fetches (Context.
+   * fetchRun), its values in columns, without a Result, Sample and pair per sample.
+   */
+  readonly runs?: boolean;
 }
 
 function rawOutput(v: AtomValue, type: number): SampleValue {
@@ -94,6 +126,75 @@ class SampleTaker {
     this.prevReal = real;
     return sample;
   }
+
+  /**
+   * The samples of `run` (up to the first stamped after -T), as `take` would take its fetches
+   * one by one. Undefined when the first is after -T; `done` then tells the sampling is over.
+   */
+  takeRun(run: FetchRun): { taken: SampleRun | undefined; done: boolean } {
+    const reals = new Float64Array(run.count);
+    let count = run.count;
+    for (let k = 0; k < run.count; k++) {
+      reals[k] = timestampToReal(run.times[k]);
+      if (reals[k] > this.finish) {
+        count = k;
+        break;
+      }
+    }
+    const done = count < run.count;
+    if (count === 0) return { taken: undefined, done };
+    const width = run.width;
+    const values = new Float64Array(count * width);
+    const missing = new Uint8Array(count * width);
+    const inst: Int32Array[] = [];
+    const prev = this.prev;
+    let col = 0;
+    for (let j = 0; j < this.metrics.length; j++) {
+      const set = run.sets[j];
+      const n = set.numval > 0 ? set.numval : 0;
+      inst.push(set.inst);
+      if (n > 0) rateColumns(this.metrics[j], this.scales[j], run, col, set.inst, count, reals, prev?.sets[j], this.prevReal, this.wrap, values, missing);
+      col += n;
+    }
+    const times = run.times.slice(0, count);
+    this.prev = lastResult(run, count);
+    this.prevReal = reals[count - 1];
+    return { taken: { count, times, inst, values, missing, width }, done };
+  }
+}
+
+/**
+ * Columns [col, col + ids.length) of a run's output (the instances `ids`): the fetched values (raw), or each sample's rate
+ * against the one before it (the sample before the run: `pset`, taken at `prevReal`), as
+ * sampleValues makes them.
+ */
+function rateColumns(m: SampledMetric, scale: number, run: FetchRun, col: number, ids: Int32Array, count: number, reals: Float64Array, pset: ValueSet | undefined, prevReal: number, wrap: boolean, values: Float64Array, missing: Uint8Array): void {
+  const width = run.width;
+  const n = ids.length;
+  const type = m.desc.type;
+  const input = run.values;
+  if (!m.rate) {
+    for (let k = 0; k < count; k++) for (let q = 0; q < n; q++) values[k * width + col + q] = input[k * width + col + q];
+    return;
+  }
+  // The first sample: against the sample before the run, instance by instance.
+  const first = pset !== undefined && pset.numval > 0;
+  const delta0 = first ? pmvalDeltaOfReals(scale, prevReal, reals[0]) : 0;
+  for (let q = 0; q < n; q++) {
+    const r = first ? rateOf(m, pset, ids[q], input[col + q], delta0, wrap) : null;
+    if (r === null) missing[col + q] = 1;
+    else values[col + q] = r;
+  }
+  // The others: against the sample before, whose instances are the same.
+  for (let k = 1; k < count; k++) {
+    const delta = pmvalDeltaOfReals(scale, reals[k - 1], reals[k]);
+    for (let q = 0; q < n; q++) {
+      const at = k * width + col + q;
+      const r = pmvalRate(toDouble(input[at - width], type), toDouble(input[at], type), delta, type, wrap);
+      if (Number.isNaN(r)) missing[at] = 1;
+      else values[at] = r;
+    }
+  }
 }
 
 /** fillBatch's outcome when the sampling is over: the archive's end (PM_ERR_EOL) or -T. */
@@ -101,16 +202,33 @@ const SAMPLING_DONE = 0;
 /** fillBatch's outcome when it stopped with the batch open: more samples may follow. */
 const SAMPLING_PAUSED = 1;
 
+/** A batch being filled: what it holds, and how many samples that is. */
+interface Batch {
+  items: Taken[];
+  samples: number;
+}
+
 /**
- * Up to `count` archive samples, fetched and taken synchronously into `batch` (the common
- * case: a replay has nearly every sample at hand); stops early at a fetch that must wait for
- * bytes, returning its promise. A plain function with the loop inside, not the loop of the
- * generator below: V8 compiles a hot loop in a small function within a few hundred
- * iterations, where a generator's loop runs in baseline code until the whole generator, with
- * all it inlines, is compiled — thousands of samples into a replay.
+ * Up to `count` more archive samples, fetched and taken synchronously into `batch` (the
+ * common case: a replay has nearly every sample at hand), in runs where the context makes
+ * them (`run` given); stops early at a fetch that must wait for bytes, returning its promise.
+ * A plain function with the loop inside, not the loop of the generator below: V8 compiles a
+ * hot loop in a small function within a few hundred iterations, where a generator's loop
+ * runs in baseline code until the whole generator, with all it inlines, is compiled —
+ * thousands of samples into a replay.
  */
-function fillBatch(ctx: Context, pmids: readonly PmId[], taker: SampleTaker, batch: Sample[], count: number): Promise<Result> | number {
-  for (let k = 0; k < count; k++) {
+function fillBatch(ctx: Context, pmids: readonly PmId[], taker: SampleTaker, batch: Batch, count: number, run: FetchRun | undefined): Promise<Result> | number {
+  const end = batch.samples + count;
+  while (batch.samples < end) {
+    if (run && ctx.fetchRun && ctx.fetchRun(pmids, end - batch.samples, run) > 0) {
+      const { taken, done } = taker.takeRun(run);
+      if (taken) {
+        batch.items.push(taken);
+        batch.samples += taken.count;
+      }
+      if (done) return SAMPLING_DONE;
+      continue;
+    }
     let out: Result | Promise<Result>;
     try {
       out = ctx.fetchEager ? ctx.fetchEager(pmids) : ctx.fetch(pmids);
@@ -121,7 +239,8 @@ function fillBatch(ctx: Context, pmids: readonly PmId[], taker: SampleTaker, bat
     if (out instanceof Promise) return out;
     const sample = taker.take(out);
     if (!sample) return SAMPLING_DONE;
-    batch.push(sample);
+    batch.items.push(sample);
+    batch.samples++;
   }
   return SAMPLING_PAUSED;
 }
@@ -129,43 +248,47 @@ function fillBatch(ctx: Context, pmids: readonly PmId[], taker: SampleTaker, bat
 /**
  * pmval's sampling, in batches (the caller writes them as they come): on an archive, up to
  * ARCHIVE_BATCH samples per yield, so a long replay does not pay two generator round trips
- * per sample; live, each sample as soon as it is fetched.
+ * per sample (in SampleRuns too with `plan.runs`); live, each sample as soon as it is fetched.
  */
-export async function* sampleBatches(ctx: Context, metrics: readonly SampledMetric[], pmids: readonly PmId[], plan: SamplingPlan): AsyncGenerator<Sample[]> {
+export function sampleBatches(ctx: Context, metrics: readonly SampledMetric[], pmids: readonly PmId[], plan: SamplingPlan & { readonly runs: true }): AsyncGenerator<Taken[]>;
+export function sampleBatches(ctx: Context, metrics: readonly SampledMetric[], pmids: readonly PmId[], plan: SamplingPlan & { readonly runs?: false }): AsyncGenerator<Sample[]>;
+export async function* sampleBatches(ctx: Context, metrics: readonly SampledMetric[], pmids: readonly PmId[], plan: SamplingPlan): AsyncGenerator<Taken[]> {
   if (plan.archive) ctx.setMode(PM_MODE_INTERP, plan.origin, plan.deltaNs);
   const taker = new SampleTaker(metrics, plan);
   const total = plan.samples ?? Infinity;
   if (plan.archive && !plan.follow) {
-    let batch: Sample[] = [];
+    const run = plan.runs ? newFetchRun() : undefined;
+    let batch: Batch = { items: [], samples: 0 };
     let k = 0;
     try {
       while (k < total) {
-        const before = batch.length;
-        const out = fillBatch(ctx, pmids, taker, batch, Math.min(total - k, ARCHIVE_BATCH - batch.length));
-        k += batch.length - before;
+        const before = batch.samples;
+        const out = fillBatch(ctx, pmids, taker, batch, Math.min(total - k, ARCHIVE_BATCH - batch.samples), run);
+        k += batch.samples - before;
         if (out === SAMPLING_DONE) break;
         if (typeof out !== 'number') {
           const sample = taker.take(await out);
           if (!sample) break;
-          batch.push(sample);
+          batch.items.push(sample);
+          batch.samples++;
           k++;
         }
-        if (batch.length >= ARCHIVE_BATCH) {
+        if (batch.samples >= ARCHIVE_BATCH) {
           // Fetches from decoded archive bytes never wait for I/O; once a batch the event loop
           // takes the completions of volumes decompressed ahead in another process.
           await new Promise((r) => setImmediate(r));
-          yield batch;
-          batch = [];
+          yield batch.items;
+          batch = { items: [], samples: 0 };
         }
       }
     } catch (e) {
       if (!(isPmError(e) && e.code === PM_ERR_EOL)) {
         // The samples before the failure go out first, as they would one by one.
-        if (batch.length > 0) yield batch;
+        if (batch.items.length > 0) yield batch.items;
         throw e;
       }
     }
-    if (batch.length > 0) yield batch;
+    if (batch.items.length > 0) yield batch.items;
     return;
   }
   // Live, or a followed archive: each sample alone, as soon as its time has come.
@@ -212,6 +335,19 @@ function sampleValues(metrics: readonly SampledMetric[], scales: readonly number
     }
   }
   return values;
+}
+
+/** The run's last sample as the Result its fetch gives (values as numbers): the sample before
+ *  whatever is taken next. */
+function lastResult(run: FetchRun, count: number): Result {
+  const sets: ValueSet[] = [];
+  let c = (count - 1) * run.width;
+  for (const shape of run.sets) {
+    const values: number[] = [];
+    for (let q = 0; q < shape.numval; q++) values.push(run.values[c++]);
+    sets.push({ ...shape, values });
+  }
+  return { timestamp: run.times[count - 1], sets };
 }
 
 function rateOf(m: SampledMetric, pset: ValueSet, inst: number, v: AtomValue, delta: number, wrap: boolean): number | null {

@@ -313,11 +313,9 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
       setFlagsFromString('--max-inlined-bytecode-size-cumulative=100');
     }
     try {
-      for await (const samples of sampleBatches(ctx, metrics, pmids, plan)) {
-        if (table) {
-          table.addAll(samples);
-          continue;
-        }
+      // The table takes an archive's samples in runs (SampleRun), the other outputs one by one.
+      if (table) for await (const taken of sampleBatches(ctx, metrics, pmids, { ...plan, runs: true })) table.addAll(taken);
+      else for await (const samples of sampleBatches(ctx, metrics, pmids, { ...plan, runs: false })) {
         for (const s of samples) {
           if (json || csvWriter) {
             batch += csvWriter ? csvWriter.line(s) : jsonSample(s) + '\n';

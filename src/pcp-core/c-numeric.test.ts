@@ -1,7 +1,7 @@
 // c-numeric.ts: glibc strtod's syntax and ERANGE rule (values measured with glibc 2.36),
 // correct rounding of rationals, int64 → float and integer powers.
 import { describe, expect, it } from 'vitest';
-import { bigintToFloat32, powInt, rationalToDouble, strtod, strtol } from './c-numeric';
+import { bigintToFloat32, doubleToInt64, doubleToInt64Number, doubleToUint64, doubleToUint64Number, powInt, rationalToDouble, strtod, strtol } from './c-numeric';
 
 describe('strtod', () => {
   it.each([
@@ -56,3 +56,24 @@ describe('rounding', () => {
   });
 });
 
+
+describe('doubleToInt64Number / doubleToUint64Number', () => {
+  // Where they give a number it is the C cast's value (doubleToInt64 / doubleToUint64, pinned to
+  // libpcp by the conformance tests); beyond 2^53 and for NaN they give none.
+  const xs = [0, -0, 0.5, -0.5, -0.99, 1.5, -1.5, 2 ** 52 + 0.5, 2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 2 ** 63, -(2 ** 63), 1e300, -Infinity, Infinity, NaN, 123456789.987];
+  it('agree with the bigint casts where the value is a safe integer, and say none elsewhere', () => {
+    for (const x of xs) {
+      const s = doubleToInt64Number(x);
+      const u = doubleToUint64Number(x);
+      const sb = doubleToInt64(x);
+      const ub = doubleToUint64(x);
+      const safe = (b: bigint): boolean => b >= -BigInt(Number.MAX_SAFE_INTEGER) && b <= BigInt(Number.MAX_SAFE_INTEGER);
+      if (Number.isNaN(x) || !Number.isFinite(x)) expect([s, u]).toEqual([undefined, undefined]);
+      if (s !== undefined) expect([x, BigInt(s)]).toEqual([x, sb]);
+      else if (Number.isFinite(x) && Math.abs(x) < 2 ** 63) expect([x, safe(sb)]).toEqual([x, false]);
+      if (u !== undefined) expect([x, BigInt(u)]).toEqual([x, ub]);
+      if (s !== undefined) expect(Object.is(s, -0)).toBe(false);
+      if (u !== undefined) expect(Object.is(u, -0)).toBe(false);
+    }
+  });
+});

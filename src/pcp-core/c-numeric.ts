@@ -436,3 +436,22 @@ export function doubleToUint64(x: number): bigint {
   if (!(x >= TWO_63)) return BigInt.asUintN(64, doubleToInt64(x));
   return BigInt.asUintN(64, doubleToInt64(x - TWO_63) ^ INT64_MIN);
 }
+
+/** Largest integer a double holds with every integer below it (2^53 − 1). */
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * (int64_t)x as a number, when that value is a safe integer; else undefined (the caller takes
+ * the bigint path). Where defined, BigInt of the result is doubleToInt64(x).
+ */
+export function doubleToInt64Number(x: number): number | undefined {
+  // + 0: a truncated -0.5 is -0, where C's integer is 0.
+  const t = Math.trunc(x) + 0;
+  return t >= -SAFE && t <= SAFE ? t : undefined;
+}
+
+/** (uint64_t)x as a number, when that value is a safe integer; else undefined (as above). */
+export function doubleToUint64Number(x: number): number | undefined {
+  const t = Math.trunc(x) + 0;
+  return t >= 0 && t <= SAFE ? t : undefined;
+}

@@ -236,6 +236,32 @@ export interface Result {
   readonly epoch?: number;
 }
 
+/** A value set's shape without its values: what every fetch of a FetchRun shares. */
+export type ValueSetShape = Omit<ValueSet, 'values'>;
+
+/**
+ * Consecutive INTERP fetches of the same metrics whose value sets differ only in their values
+ * (Context.fetchRun, a replay between records): the sets' shape once, each fetch's values as
+ * numbers (each equal to the AtomValue the fetch would give, a 64-bit one as a safe integer).
+ */
+export interface FetchRun {
+  /** Fetches in the run. */
+  count: number;
+  /** Per pmid asked for, in order: its value set's shape, the same in every fetch of the run. */
+  sets: ValueSetShape[];
+  /** Fetch k's timestamp, for k < count. */
+  readonly times: Timestamp[];
+  /** Fetch k's values at values[k * width + c]; column c runs through the sets' values in order. */
+  values: Float64Array;
+  /** Values per fetch: the sum of the sets' numval > 0. */
+  width: number;
+}
+
+/** An empty FetchRun to fill (and refill: its arrays are reused). */
+export function newFetchRun(): FetchRun {
+  return { count: 0, sets: [], times: [], values: new Float64Array(256), width: 0 };
+}
+
 /** Whether `prev` may be the earlier end of a rate or delta ending at `cur` (see Result.epoch). */
 export function sameEpoch(prev: Result, cur: Result): boolean {
   return prev.epoch === cur.epoch;

@@ -12,7 +12,7 @@ import { releaseIoCaches } from '../io/release-caches';
 import type { IgnoreMarks } from '../replay/interp-bounds';
 import { ReplaySession } from '../replay/replay-session';
 import { volumeBlockCache } from '../replay/volume-bytes';
-import type { Desc, InDom, InstanceList, PmId, Result, Timestamp } from '../types';
+import type { Desc, FetchRun, InDom, InstanceList, PmId, Result, Timestamp } from '../types';
 import { replaySetOf, type ArchiveReplay } from './archive-replay-source';
 import { PM_MODE_BACK, PM_MODE_FORW, PM_MODE_INTERP, type Context, type ContextSource, type LabelSet, type PmnsChild, type ProfileChange, type ReplayMode, type TextKind } from './context';
 
@@ -181,6 +181,15 @@ export class ArchiveContext implements Context {
   fetchEager(ids: readonly PmId[]): Result | Promise<Result> {
     if (this.queued) return this.settle().then(() => this.session.fetch(ids));
     return this.session.fetchEager(ids);
+  }
+
+  /** Context.fetchRun: the session's run, none while an operation is queued. */
+  fetchRun(ids: readonly PmId[], max: number, run: FetchRun): number {
+    if (this.queued) {
+      run.count = 0;
+      return 0;
+    }
+    return this.session.fetchRun(ids, max, run);
   }
 
   /** pmFetchArchive: the next record as stored, <mark> records included (no sets). */

@@ -2,7 +2,7 @@
 // lookups, replay modes and fetch. Derived metrics and fetchgroups are layered on top of any
 // Context and are themselves Contexts. Everything is asynchronous because a live context
 // answers over the network and an archive context reads data volumes lazily.
-import type { Desc, InDom, InstanceList, LabelSet, PmId, ProfileChange, Result, TextKind, Timestamp } from '../types';
+import type { Desc, InDom, InstanceList, FetchRun, LabelSet, PmId, ProfileChange, Result, TextKind, Timestamp } from '../types';
 
 /** pmSetMode modes, with libpcp's codes. LIVE is the only mode of a live context. */
 export const PM_MODE_LIVE = 0;
@@ -88,6 +88,14 @@ export interface Context {
    * promise and no microtask per sample (values-sampler.ts).
    */
   fetchEager?(ids: readonly PmId[]): Result | Promise<Result>;
+  /**
+   * Optional (no PMAPI equivalent): after an INTERP fetch of an archive answered at once, up
+   * to `max` more fetches of the same `ids` made as one run into `run` (FetchRun: the value
+   * sets' shape once, the values as numbers), each exactly the fetch `fetch` would make, the
+   * origin moved on past them; for as long as no record must be read and only the values
+   * change. Returns the run's count; 0 when no run can be made (then fetch one by one).
+   */
+  fetchRun?(ids: readonly PmId[], max: number, run: FetchRun): number;
   /**
    * Optional hint (no PMAPI equivalent): a pmSetMode to `at` and a fetch will follow soon, so
    * an archive context may start reading there (interp-grid.ts, stepped replay). Changes no

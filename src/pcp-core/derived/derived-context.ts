@@ -20,7 +20,7 @@ import type { Context, ContextSource, LabelSet, PmnsChild, ProfileChange, Replay
 import { PM_MODE_INTERP } from '../context/context';
 import { isPmError, PM_ERR_BADDERIVE, PM_ERR_NAME, PM_ERR_PMID, PM_ERR_TEXT, PmError } from '../errors';
 import { DYNAMIC_PMID_DOMAIN, emptyValueSet, pmid as makePmid } from '../types';
-import type { Desc, InDom, InstanceList, PmId, Result, Timestamp, ValueSet } from '../types';
+import type { Desc, FetchRun, InDom, InstanceList, PmId, Result, Timestamp, ValueSet } from '../types';
 
 type Binding = { readonly ok: true; readonly metric: BoundMetric; readonly desc: Desc; readonly state: EvalState } | { readonly ok: false; readonly failure: BindFailure | null };
 
@@ -394,6 +394,13 @@ export class DerivedContext implements Context {
   fetchEager(ids: readonly PmId[]): Result | Promise<Result> {
     for (let i = 0; i < ids.length; i++) if (this.entryFor(ids[i]) !== undefined) return this.fetch(ids);
     return this.inner.fetchEager ? this.inner.fetchEager(ids) : this.inner.fetch(ids);
+  }
+
+  /** Context.fetchRun: the inner context's for a fetch naming no derived metric. */
+  fetchRun(ids: readonly PmId[], max: number, run: FetchRun): number {
+    run.count = 0;
+    for (let i = 0; i < ids.length; i++) if (this.entryFor(ids[i]) !== undefined) return 0;
+    return this.inner.fetchRun ? this.inner.fetchRun(ids, max, run) : 0;
   }
 
   async fetch(ids: readonly PmId[]): Promise<Result> {

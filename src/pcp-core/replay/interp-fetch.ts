@@ -11,18 +11,18 @@
 // the passes over the wanted instances are small methods on lists kept from fetch to fetch,
 // so V8 compiles each quickly and a rare path (a <mark>, the archive end) recompiles little.
 import { PM_ERR_EOL, PM_ERR_LOGREC, PM_ERR_PMID_LOG, PM_ERR_TYPE } from '../errors';
-import type { AtomValue, PmId, Result, Timestamp, ValueSet } from '../types';
+import type { AtomValue, FetchRun, PmId, Result, Timestamp, ValueSet, ValueSetShape } from '../types';
 import { PM_ID_NULL, PM_INDOM_NULL, PM_SEM_COUNTER, PM_SEM_DISCRETE, isNumericType } from '../types';
 import type { InstanceProfile } from './instance-profile';
 import { controlsKey, updateBounds, UPD_MARK_BACK, UPD_MARK_FORW, UPD_MARK_NONE, type BoundsContext, type IgnoreMarks, type ScanState, type WantList } from './interp-bounds';
 import type { MetricControl } from './interp-state';
 import { newMetricControl, S_MARK, S_SCANNED, S_UNDEFINED } from './interp-state';
-import { interpolatedValue } from './interp-value';
+import { interpolatedNumber, interpolatedValue } from './interp-value';
 import { archiveEndOfCurrent } from './log-end';
 import { MODE_BACK, MODE_FORW, type LogCursor, type ReadOutcome } from './log-cursor';
 import { PM_VAL_DPTR, PM_VAL_INSITU } from './log-record';
 import { setTime } from './log-seek';
-import { timestampSub } from './log-time';
+import { addTimestamp, timestampSub } from './log-time';
 
 export interface InterpOptions {
   /** PCP_COUNTER_WRAP set in the environment. */
@@ -114,6 +114,11 @@ export class InterpEngine {
   private back = 0;
   private forw = 0;
   private doneRoll = false;
+  /** The t of the last fetch when it was answered at hand, and its direction; −1 once
+   *  anything else happened since (a fetch that read, a new mode, a grown archive): a run
+   *  (fetchRun) goes on only from such a fetch. */
+  private atHandT = -1;
+  private atHandDirection = 0;
 
   constructor(
     private readonly cursor: LogCursor,
@@ -124,6 +129,7 @@ export class InterpEngine {
 
   /** __pmLogResetInterp (pmSetMode): forget bounds that no longer bracket the new origin. */
   resetBounds(origin: Timestamp): void {
+    this.atHandT = -1;
     const tReq = timestampSub(origin, this.cursor.base);
     for (const mc of this.controls.values()) {
       for (let i = 0; i < mc.size; i++) {
@@ -139,6 +145,7 @@ export class InterpEngine {
    * whose later writes arrived after a new one joined).
    */
   forgetEnd(): void {
+    this.atHandT = -1;
     for (const mc of this.controls.values()) {
       mc.tLast.fill(-1);
       for (let i = 0; i < mc.size; i++) mc.resetBounds(i);
@@ -177,6 +184,7 @@ export class InterpEngine {
    */
   private fetchAtHand(pmids: readonly PmId[], origin: Timestamp, direction: number, profile: InstanceProfile): InterpOutcome | undefined {
     const cursor = this.cursor;
+    this.atHandT = -1;
     if (!cursor.serial) return undefined;
     const tReq = timestampSub(origin, cursor.base);
     if (tReq < -0.001 || tReq > cursor.interpEnd + 0.001) return undefined;
@@ -188,7 +196,111 @@ export class InterpEngine {
     this.beginForw();
     if (this.selectForw(0, tReq, direction) !== NO_ROLL || this.forw > 0) return undefined;
     this.qualify(tReq, this.scan.seenMark);
-    return this.buildResult(pmids, origin, tReq, stamp);
+    const result = this.buildResult(pmids, origin, tReq, stamp);
+    this.atHandT = tReq;
+    this.atHandDirection = direction;
+    return result;
+  }
+
+  /**
+   * Up to `max` fetches at `first`, first + delta, ... right after a fetch answered at hand
+   * (fetchAtHand), each exactly that fetch made again at its time, for as long as only the
+   * interpolated values can change: every time the passes compare t with (an instance's
+   * bounds, t_first, t_last, birth and death, the archive end) lies before the last fetch's
+   * t or after the run's. Within that span each pass answers as it did (no roll, no search,
+   * the same instances qualify) and the value sets keep their shape. Stops early at a value
+   * that is no safe number (interpolatedNumber). Fills `run`; returns its count (0: none,
+   * the caller fetches one by one).
+   */
+  fetchRun(pmids: readonly PmId[], first: Timestamp, deltaSec: number, deltaNsec: number, direction: number, profile: InstanceProfile, max: number, run: FetchRun): number {
+    run.count = 0;
+    const t0 = this.atHandT;
+    const cursor = this.cursor;
+    if (t0 < 0 || direction <= 0 || direction !== this.atHandDirection || max <= 0 || !cursor.serial) return 0;
+    if (!this.sameRequest(pmids, profile.version)) return 0;
+    const until = this.runHorizon(t0);
+    if (!(until > t0)) return 0;
+    const sets = this.runShape(pmids);
+    if (!sets) return 0;
+    run.sets = sets;
+    let width = 0;
+    for (let p = 0; p < sets.length; p++) if (sets[p].numval > 0) width += sets[p].numval;
+    run.width = width;
+    const wrap = this.options.counterWrap;
+    const requested = this.requested;
+    let origin = first;
+    let k = 0;
+    samples: for (; k < max; k++) {
+      const t = timestampSub(origin, cursor.base);
+      if (!(t > t0 && t < until)) break;
+      const row = k * width;
+      if (row + width > run.values.length) {
+        const grown = new Float64Array(Math.max(2 * run.values.length, row + width));
+        grown.set(run.values);
+        run.values = grown;
+      }
+      const values = run.values;
+      let c = row;
+      for (let m = 0; m < this.nRequested; m++) {
+        const mc = requested[m];
+        if (mc.numval <= 0) continue;
+        for (let i = 0; i < mc.size; i++) {
+          if (!mc.inResult[i]) continue;
+          const v = interpolatedNumber(mc, i, t, wrap);
+          if (v === undefined) break samples;
+          values[c++] = v;
+        }
+      }
+      run.times[k] = origin;
+      origin = addTimestamp(origin, deltaSec, deltaNsec);
+    }
+    run.count = k;
+    if (k > 0) {
+      this.fetchStamp += k;
+      this.atHandT = timestampSub(run.times[k - 1], cursor.base);
+    }
+    return k;
+  }
+
+  /**
+   * The end (exclusive) of the span after t0 in which the passes of an at-hand fetch answer as
+   * they did at t0: the earliest time they compare t with that is not before t0 (t0 itself
+   * when one equals it).
+   */
+  private runHorizon(t0: number): number {
+    let until = this.cursor.interpEnd + 0.001;
+    const want = this.want;
+    for (let w = 0; w < want.n; w++) {
+      const mc = want.metric[w];
+      const i = want.slot[w];
+      until = earliestFrom(t0, until, mc.tPrior[i]);
+      until = earliestFrom(t0, until, mc.tNext[i]);
+      until = earliestFrom(t0, until, mc.tFirst[i]);
+      until = earliestFrom(t0, until, mc.tLast[i]);
+      until = earliestFrom(t0, until, mc.tBirth[i]);
+      until = earliestFrom(t0, until, mc.tDeath[i]);
+    }
+    return until;
+  }
+
+  /**
+   * The value sets' shape in a run: each requested metric named once and numeric (or without
+   * a descriptor), its qualifying instances in slot order as buildResult lists them. Undefined
+   * when the run cannot hold these metrics.
+   */
+  private runShape(pmids: readonly PmId[]): ValueSetShape[] | undefined {
+    if (this.nRequested !== pmids.length) return undefined; // PM_ID_NULL or a pmid named twice
+    const sets: ValueSetShape[] = [];
+    for (let m = 0; m < this.nRequested; m++) {
+      const mc = this.requested[m];
+      if (mc.desc && !isNumericType(mc.desc.type)) return undefined;
+      let n = 0;
+      if (mc.numval > 0) for (let i = 0; i < mc.size; i++) if (mc.inResult[i]) n++;
+      const inst = new Int32Array(n);
+      if (n > 0) for (let i = 0, q = 0; i < mc.size; i++) if (mc.inResult[i]) inst[q++] = mc.inst[i];
+      sets.push({ pmid: mc.pmid as PmId, numval: mc.numval > 0 ? n : mc.numval, valfmt: resultValfmt(mc, n), inst });
+    }
+    return sets;
   }
 
   /** Before the second pass: no search done, no <mark> seen, no roll, no instance unbound. */
@@ -633,8 +745,7 @@ export class InterpEngine {
     // libpcp reports numval as counted, even if a value was then left out (only possible
     // with records stamped before the archive start); we report what is there.
     const numval = mc.numval > 0 ? values.length : mc.numval;
-    // Values built from blocks come back as PM_VAL_DPTR; insitu ones keep the archive's.
-    const valfmt = values.length > 0 && mc.valfmt !== PM_VAL_INSITU ? PM_VAL_DPTR : Math.max(mc.valfmt, PM_VAL_INSITU);
+    const valfmt = resultValfmt(mc, values.length);
     let inst = mc.lastInst;
     if (!sameIds(inst, scratch, values.length)) inst = mc.lastInst = scratch.slice(0, values.length);
     const set: ValueSet = { pmid: mc.pmid as PmId, numval, valfmt, inst, values };
@@ -643,6 +754,17 @@ export class InterpEngine {
     mc.lastNumval = mc.numval;
     return set;
   }
+}
+
+/** A result's valfmt for a metric with `n` values: values built from blocks come back as
+ *  PM_VAL_DPTR; insitu ones keep the archive's. */
+function resultValfmt(mc: MetricControl, n: number): number {
+  return n > 0 && mc.valfmt !== PM_VAL_INSITU ? PM_VAL_DPTR : Math.max(mc.valfmt, PM_VAL_INSITU);
+}
+
+/** min(until, x) when x is not before t0 (a time before t0, or unset at −1, changes nothing). */
+function earliestFrom(t0: number, until: number, x: number): number {
+  return x >= t0 && x < until ? x : until;
 }
 
 /** Whether `ids` holds exactly the first `n` entries of `scratch`. */

@@ -17,7 +17,7 @@ import {
   PM_TYPE_STRING,
   PM_TYPE_U32,
 } from '../types';
-import { doubleToInt32, doubleToInt64, doubleToUint32, doubleToUint64 } from '../c-numeric';
+import { doubleToInt32, doubleToInt64, doubleToInt64Number, doubleToUint32, doubleToUint64, doubleToUint64Number } from '../c-numeric';
 import type { MetricControl } from './interp-state';
 import { PM_VAL_INSITU, type LogRecord } from './log-record';
 import { decodeValue } from './value-decode';
@@ -40,6 +40,22 @@ function viewOf(rec: LogRecord | null): DataView {
  * already checked that the bounds qualify.
  */
 export function interpolatedValue(mc: MetricControl, i: number, tReq: number, counterWrap: boolean): AtomValue | undefined {
+  return interpolate(mc, i, tReq, counterWrap, false);
+}
+
+/**
+ * interpolatedValue as a number equal to it (a 64-bit value as the safe integer it is), for
+ * a run of fetches kept in Float64Arrays (InterpEngine.fetchRun); undefined when libpcp leaves
+ * the value out, the type is not numeric, or a 64-bit value is beyond 2^53 (then the run
+ * stops and the fetch builds its bigint).
+ */
+export function interpolatedNumber(mc: MetricControl, i: number, tReq: number, counterWrap: boolean): number | undefined {
+  const v = interpolate(mc, i, tReq, counterWrap, true);
+  return typeof v === 'number' ? v : undefined;
+}
+
+/** Both of the above: `asNumber` makes 64-bit results numbers (or undefined), not bigints. */
+function interpolate(mc: MetricControl, i: number, tReq: number, counterWrap: boolean, asNumber: boolean): AtomValue | undefined {
   const desc = mc.desc;
   if (!desc) return undefined;
   const type = desc.type;
@@ -47,16 +63,16 @@ export function interpolatedValue(mc: MetricControl, i: number, tReq: number, co
   if (type < PM_TYPE_32 || type > PM_TYPE_DOUBLE) {
     // Strings, aggregates and events: the lower bound's value, whatever the time.
     if ((type === PM_TYPE_AGGREGATE || type === PM_TYPE_EVENT || type === PM_TYPE_HIGHRES_EVENT || type === PM_TYPE_STRING) && tPrior >= 0) {
-      return decodeBound(mc, i, true, type);
+      return asNumber ? undefined : decodeBound(mc, i, true, type);
     }
     return undefined;
   }
   const tNext = mc.tNext[i];
-  if (tPrior === tReq) return decodeBound(mc, i, true, type);
-  if (tNext === tReq) return decodeBound(mc, i, false, type);
-  if (desc.sem === PM_SEM_DISCRETE) return tPrior >= 0 ? decodeBound(mc, i, true, type) : undefined;
+  if (tPrior === tReq) return bound(mc, i, true, type, asNumber);
+  if (tNext === tReq) return bound(mc, i, false, type, asNumber);
+  if (desc.sem === PM_SEM_DISCRETE) return tPrior >= 0 ? bound(mc, i, true, type, asNumber) : undefined;
   if (tPrior < 0 || tNext < 0) return undefined;
-  if (desc.sem === PM_SEM_INSTANT) return decodeBound(mc, i, true, type);
+  if (desc.sem === PM_SEM_INSTANT) return bound(mc, i, true, type, asNumber);
   // Counter (or any other semantics): linear interpolation between the two bound values,
   // read straight from their records (insitu: the value word; else the block's payload).
   const dt = tReq - tPrior;
@@ -83,12 +99,28 @@ export function interpolatedValue(mc: MetricControl, i: number, tReq: number, co
       const dn = vn.getFloat64(on);
       return dp + (dt * (dn - dp)) / span;
     }
-    case PM_TYPE_64:
-      return interp64(vp, op, vn, on, dt, span);
-    default: // PM_TYPE_U64, the last numeric type
-      return interpU64(vp, op, vn, on, dt, span, counterWrap);
+    case PM_TYPE_64: {
+      const x = interp64Fast(vp, op, vn, on, dt, span);
+      if (asNumber) return x === undefined ? undefined : doubleToInt64Number(x);
+      return x !== undefined ? doubleToInt64(x) : interp64Wide(vp.getBigInt64(op), vn.getBigInt64(on), dt, span);
+    }
+    default: {
+      // PM_TYPE_U64, the last numeric type
+      const x = interpU64Fast(vp, op, vn, on, dt, span, counterWrap);
+      if (asNumber) return x === undefined ? undefined : doubleToUint64Number(x);
+      return x !== undefined ? doubleToUint64(x) : interpU64Wide(vp.getBigInt64(op), vn.getBigInt64(on), dt, span, counterWrap);
+    }
   }
 }
+
+/** A bound's value as decodeBound gives it; asNumber: a bigint as its number when exact. */
+function bound(mc: MetricControl, i: number, prior: boolean, type: number, asNumber: boolean): AtomValue | undefined {
+  const v = decodeBound(mc, i, prior, type);
+  if (!asNumber || typeof v !== 'bigint') return v;
+  return v >= -MAX_SAFE && v <= MAX_SAFE ? Number(v) : undefined;
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** A big-endian int64 at `off` as a double when |value| < 2^53 (exact), else undefined. */
 function safeInt64(view: DataView, off: number): number | undefined {
@@ -97,14 +129,13 @@ function safeInt64(view: DataView, off: number): number | undefined {
   return hi * 4294967296 + view.getUint32(off + 4);
 }
 
-function interp64(vp: DataView, op: number, vn: DataView, on: number, dt: number, span: number): bigint {
-  // Fast path: both values within ±2^53, where doubles hold them and their difference.
+/** The double (int64_t) converts, when both values are within ±2^53 (where doubles hold them
+ *  and their difference); else undefined: only 64-bit arithmetic gives the value. */
+function interp64Fast(vp: DataView, op: number, vn: DataView, on: number, dt: number, span: number): number | undefined {
   const fp = safeInt64(vp, op);
   const fn = safeInt64(vn, on);
-  if (fp !== undefined && fn !== undefined && Math.abs(fn - fp) <= 9007199254740991) {
-    return doubleToInt64(0.5 + fp + (dt * (fn - fp)) / span);
-  }
-  return interp64Wide(vp.getBigInt64(op), vn.getBigInt64(on), dt, span);
+  if (fp !== undefined && fn !== undefined && Math.abs(fn - fp) <= 9007199254740991) return 0.5 + fp + (dt * (fn - fp)) / span;
+  return undefined;
 }
 
 function interp64Wide(lp: bigint, ln: bigint, dt: number, span: number): bigint {
@@ -113,17 +144,18 @@ function interp64Wide(lp: bigint, ln: bigint, dt: number, span: number): bigint 
   return doubleToInt64(0.5 + Number(lp) + (dt * Number(d)) / span);
 }
 
-function interpU64(vp: DataView, op: number, vn: DataView, on: number, dt: number, span: number, wrap: boolean): bigint {
-  // libpcp holds the two U64 values in signed 64-bit variables: compares and converts
-  // them as signed, while the difference is converted as unsigned.
+/** The double (uint64_t) converts, when both values are below 2^53 (every conversion then
+ *  exact in doubles); else undefined. libpcp holds the two U64 values in signed 64-bit
+ *  variables: compares and converts them as signed, while the difference is converted as
+ *  unsigned (interpU64Wide). */
+function interpU64Fast(vp: DataView, op: number, vn: DataView, on: number, dt: number, span: number, wrap: boolean): number | undefined {
   const fp = safeInt64(vp, op);
   const fn = safeInt64(vn, on);
   if (fp !== undefined && fn !== undefined && fp >= 0 && fn >= 0) {
-    // Fast path: both below 2^53, so every conversion below is exact in doubles.
-    if (fn >= fp) return doubleToUint64(0.5 + fp + (dt * (fn - fp)) / span);
-    if (!wrap) return doubleToUint64(0.5 + fp - (dt * (fp - fn)) / span);
+    if (fn >= fp) return 0.5 + fp + (dt * (fn - fp)) / span;
+    if (!wrap) return 0.5 + fp - (dt * (fp - fn)) / span;
   }
-  return interpU64Wide(vp.getBigInt64(op), vn.getBigInt64(on), dt, span, wrap);
+  return undefined;
 }
 
 function interpU64Wide(sp: bigint, sn: bigint, dt: number, span: number, wrap: boolean): bigint {

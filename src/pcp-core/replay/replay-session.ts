@@ -3,7 +3,7 @@
 // dispatched to FORW/BACK serial reading or to the INTERP engine. ArchiveContext adds the
 // metadata lookups on top; tests drive this directly over fixture archives.
 import { DecodeError, PM_ERR_LOGFILE, PM_ERR_LOGOVERLAP, PM_ERR_LOGREC, PM_ERR_MODE, PmError } from '../errors';
-import type { PmId, Result, Timestamp } from '../types';
+import type { FetchRun, PmId, Result, Timestamp } from '../types';
 import type { ProfileChange } from '../types';
 import { InstanceProfile } from './instance-profile';
 import type { IgnoreMarks } from './interp-bounds';
@@ -118,6 +118,24 @@ export class ReplaySession {
     const out = this.interp.fetch(pmids, when, this.direction, this.profile);
     if (out instanceof Promise) return out.then((o) => this.interpDone(when, o));
     return this.interpDone(when, out);
+  }
+
+  /**
+   * INTERP fetches made as a run (InterpEngine.fetchRun) after one answered at hand: up to
+   * `max` of them, each the fetch fetchEager would make, the origin moved past the last. 0
+   * when the run cannot go on (then fetch one by one).
+   */
+  fetchRun(pmids: readonly PmId[], max: number, run: FetchRun): number {
+    if (this.mode !== PM_MODE_INTERP) {
+      run.count = 0;
+      return 0;
+    }
+    const n = this.interp.fetchRun(pmids, this.originTs, this.deltaSec, this.deltaNsec, this.direction, this.profile, max, run);
+    if (n > 0) {
+      this.cursor.lastCorrupt = undefined;
+      this.originTs = addTimestamp(run.times[n - 1], this.deltaSec, this.deltaNsec);
+    }
+    return n;
   }
 
   /** After an interpolated fetch at `when`: the origin moves on (unless libpcp's early return
