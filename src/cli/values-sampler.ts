@@ -164,14 +164,13 @@ class SampleTaker {
 }
 
 /**
- * Columns [col, col + ids.length) of a run's output (the instances `ids`): the fetched values (raw), or each sample's rate
- * against the one before it (the sample before the run: `pset`, taken at `prevReal`), as
- * sampleValues makes them.
+ * Columns [col, col + ids.length) of a run's output (the instances `ids`): the fetched
+ * values (raw), or each sample's rate against the one before it (the sample before the run:
+ * `pset`, taken at `prevReal`), as sampleValues makes them.
  */
 function rateColumns(m: SampledMetric, scale: number, run: FetchRun, col: number, ids: Int32Array, count: number, reals: Float64Array, pset: ValueSet | undefined, prevReal: number, wrap: boolean, values: Float64Array, missing: Uint8Array): void {
   const width = run.width;
   const n = ids.length;
-  const type = m.desc.type;
   const input = run.values;
   if (!m.rate) {
     for (let k = 0; k < count; k++) for (let q = 0; q < n; q++) values[k * width + col + q] = input[k * width + col + q];
@@ -190,8 +189,8 @@ function rateColumns(m: SampledMetric, scale: number, run: FetchRun, col: number
     const delta = pmvalDeltaOfReals(scale, reals[k - 1], reals[k]);
     for (let q = 0; q < n; q++) {
       const at = k * width + col + q;
-      const r = pmvalRate(toDouble(input[at - width], type), toDouble(input[at], type), delta, type, wrap);
-      if (Number.isNaN(r)) missing[at] = 1;
+      const r = rateBetween(m, input[at - width], input[at], delta, wrap);
+      if (r === null) missing[at] = 1;
       else values[at] = r;
     }
   }
@@ -353,7 +352,12 @@ function lastResult(run: FetchRun, count: number): Result {
 function rateOf(m: SampledMetric, pset: ValueSet, inst: number, v: AtomValue, delta: number, wrap: boolean): number | null {
   const k = pset.inst.indexOf(inst);
   if (k < 0) return null;
-  const r = pmvalRate(toDouble(pset.values[k], m.desc.type), toDouble(v, m.desc.type), delta, m.desc.type, wrap);
+  return rateBetween(m, pset.values[k], v, delta, wrap);
+}
+
+/** pmval's rate from `prev` to `v` over `delta`, or null for none. */
+function rateBetween(m: SampledMetric, prev: AtomValue, v: AtomValue, delta: number, wrap: boolean): number | null {
+  const r = pmvalRate(toDouble(prev, m.desc.type), toDouble(v, m.desc.type), delta, m.desc.type, wrap);
   // A decrease (no wrap) is NaN: no value, as pmval's "!"; an infinity (no time between) is kept.
   return Number.isNaN(r) ? null : r;
 }
