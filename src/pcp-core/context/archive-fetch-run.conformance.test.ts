@@ -39,7 +39,7 @@ interface Replay {
 
 /**
  * INTERP from `origin` every `deltaNs`, up to `limit` samples or PM_ERR_EOL; with `runs`, every
- * run offered is taken (at most `runMax(k)` samples each).
+ * run offered is taken (of 1 to 97 samples, varied from run to run).
  */
 async function replay(ctx: ArchiveContext, ids: readonly PmId[], origin: Timestamp, deltaNs: bigint, limit: number, runs: boolean, midway?: (ctx: ArchiveContext) => void): Promise<Replay> {
   ctx.setMode(PM_MODE_INTERP, origin, deltaNs);
@@ -92,7 +92,6 @@ interface Case {
   readonly name: string;
   readonly path: string;
   readonly metrics?: readonly string[];
-  /** Delta as a fraction of the archive's span per sample count, or fixed. */
   readonly deltaNs: bigint;
   readonly limit: number;
   readonly counterWrap?: boolean;
@@ -150,7 +149,7 @@ async function compare(c: Case, midway?: (ctx: ArchiveContext) => void): Promise
 describe('Context.fetchRun gives what fetching one by one gives', () => {
   for (const c of CASES) it(c.name, () => compare(c), 120_000);
 
-  it('20180102: an instance profile changed half way ends the run it would change', async () => {
+  it('20180102: an instance profile changed half way: the runs after it follow the new profile', async () => {
     const c = CASES[1];
     const probe = await openArchiveContext(new DirFileSet('/'), c.path);
     const [id] = (await probe.lookupNames(['kernel.percpu.cpu.user'])) as PmId[];
