@@ -72,4 +72,41 @@ describe('TableBuilder', () => {
     const info = { source: 's', host: 'h', timeLabel: 'UTC', raw: false };
     expect(both.finish(info)).toBe(one.finish(info));
   });
+
+  // Most rows of a run repeat the row above (interpolation between records): those keep no
+  // cells and are written as a copy of the row above, and the times may be written as bytes.
+  // Either way the table must be the one the samples give one by one: repeated rows after a
+  // change, a missing value repeated, a zero after a negative zero, NaN twice (never "the
+  // same"), a time longer than the others.
+  it('writes rows repeating the row above, and times written as bytes, as the samples give them', () => {
+    const metrics = [metric('m.dbl', PM_TYPE_DOUBLE, 7, { 1: 'a', 2: 'bb' })];
+    const time = (t: Timestamp): string => (t.sec === 6 ? `t${t.sec}-longer` : `t${t.sec}`);
+    const writeTime = (t: Timestamp, out: Uint8Array, at: number): number => {
+      if (t.sec === 6) return -1; // left to formatTime
+      const text = time(t);
+      for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
+      return at + text.length;
+    };
+    const dbl = [[1.5, null], [1.5, null], [1.5, null], [-0, 2], [0, 2], [0, 2], [NaN, 2], [NaN, 2], [3, 4], [3, 4]];
+    const one = new TableBuilder(metrics, time);
+    for (let k = 0; k < dbl.length; k++) one.add(sample(k + 1, [[1, dbl[k][0]], [2, dbl[k][1]]]));
+    const width = 2;
+    const values = new Float64Array(dbl.length * width);
+    const missing = new Uint8Array(dbl.length * width);
+    dbl.forEach((row, k) =>
+      row.forEach((v, c) => {
+        if (v === null) missing[k * width + c] = 1;
+        else values[k * width + c] = v;
+      }),
+    );
+    const run: SampleRun = { count: dbl.length, times: dbl.map((_, k) => ({ sec: k + 1, nsec: 0 })), inst: [Int32Array.of(1, 2)], values, missing, width };
+    const info = { source: 's', host: 'h', timeLabel: 'UTC', raw: false };
+    const expected = one.finish(info);
+    for (const writer of [undefined, writeTime]) {
+      const runs = new TableBuilder(metrics, time, {}, writer);
+      runs.addAll([run]);
+      expect(runs.finish(info)).toBe(expected);
+    }
+    expect(rows(expected, 2)[2]).toMatch(/^t3 +1\.500 +\?$/);
+  });
 });

@@ -18,6 +18,7 @@ import { formatUnits } from '../pcp-core/units';
 import { pmvalUnitsText } from '../pcp-core/rate';
 import { formatExpC, formatFixedC } from '../pcp-core/c-numeric';
 import { ByteWriter } from '../pcp-core/io/byte-writer';
+import type { TimeWriter } from './values-time';
 import { isSampleRun, type Sample, type SampledMetric, type SampleRun, type SampleValue, type Taken } from './values-sampler';
 
 function jsonValue(v: SampleValue): string {
@@ -127,6 +128,8 @@ export interface TableInfo {
 /** TableBuilder's first capacities: rows (and entries), and bytes of cell and time text. */
 const INITIAL_ROWS = 16;
 const INITIAL_BYTES = 256;
+/** Room a TimeWriter may write a time into. */
+const TIME_ROOM = 32;
 
 /** JavaScript's trimEnd whitespace among ASCII bytes: tab, line feed, VT, form feed, CR, space. */
 function isAsciiSpace(b: number): boolean {
@@ -167,6 +170,11 @@ export class TableBuilder {
   private readonly wideTime = new Map<number, string>();
   /** Rows holding a wide text. */
   private readonly wideRows = new Set<number>();
+  /** 1 where a run's row repeats the cells of the row above (the same columns and values,
+   *  so the same texts): it keeps no entries, and finish copies the bytes of that row's
+   *  cells. Interpolation makes most rows of a run so (a counter's rate is constant between
+   *  two records); one copy per row replaces a loop per byte that runs uncompiled at first. */
+  private sameCells = new Uint8Array(INITIAL_ROWS);
   private rows = 0;
   private entries = 0;
   /** Per metric and column: the widest cell so far, and the last row that had one (a row
@@ -181,10 +189,15 @@ export class TableBuilder {
   private readonly lastValue: (SampleValue | undefined)[][];
   private readonly lastText: string[][];
 
+  /**
+   * @param formatTime a row's time as text
+   * @param writeTime the same as ASCII bytes, when it can (no string per row)
+   */
   constructor(
     private readonly metrics: readonly SampledMetric[],
     private readonly formatTime: (t: Timestamp) => string,
     private readonly style: CellStyle & { readonly width?: number } = {},
+    private readonly writeTime?: TimeWriter,
   ) {
     this.colOf = metrics.map(() => new Map<number, number>());
     this.colInst = metrics.map((): number[] => []);
@@ -235,7 +248,8 @@ export class TableBuilder {
     for (let k = 0; k < r.count; k++) {
       const row = this.beginRow(r.times[k]);
       const at = k * width;
-      for (let c = 0; c < width; c++) this.addCell(row, metricOf[c], colOf[c], r.missing[at + c] ? null : r.values[at + c]);
+      if (k > 0 && sameRowValues(r.values, r.missing, at, width)) this.sameCells[row] = 1;
+      else for (let c = 0; c < width; c++) this.addCell(row, metricOf[c], colOf[c], r.missing[at + c] ? null : r.values[at + c]);
       this.rowStart[++this.rows] = this.entries;
     }
   }
@@ -246,13 +260,23 @@ export class TableBuilder {
     if (row + 2 > this.rowStart.length) {
       this.rowStart = grow(this.rowStart);
       this.timeAt = grow(this.timeAt);
+      const same = new Uint8Array(this.rowStart.length);
+      same.set(this.sameCells);
+      this.sameCells = same;
     }
-    const time = this.formatTime(t);
-    if (!this.timeBytes.ascii(time)) {
-      this.wideTime.set(row, time);
-      this.wideRows.add(row);
+    const from = this.timeBytes.length;
+    const end = this.writeTime ? this.writeTime(t, this.timeBytes.reserve(TIME_ROOM), from) : -1;
+    if (end >= 0) {
+      this.timeBytes.length = end;
+      if (end - from > this.timeWidth) this.timeWidth = end - from;
+    } else {
+      const time = this.formatTime(t);
+      if (!this.timeBytes.ascii(time)) {
+        this.wideTime.set(row, time);
+        this.wideRows.add(row);
+      }
+      if (time.length > this.timeWidth) this.timeWidth = time.length;
     }
-    if (time.length > this.timeWidth) this.timeWidth = time.length;
     this.timeAt[row + 1] = this.timeBytes.length;
     return row;
   }
@@ -348,6 +372,22 @@ export class TableBuilder {
     return p;
   }
 
+  /**
+   * Row k, whose cells are those of the row written at [start - prev, start) (a sameCells
+   * row): its time as writeRow writes it, then that row's cells copied. Returns the end.
+   */
+  private copyRow(buf: Uint8Array, start: number, k: number, prev: number, tw: number, times: Uint8Array): number {
+    let p = start;
+    const t0 = this.timeAt[k];
+    const t1 = this.timeAt[k + 1];
+    for (let i = t0; i < t1; i++) buf[p++] = times[i];
+    for (let i = t1 - t0; i < tw; i++) buf[p++] = 32;
+    // The row above ends in a newline after a cell (not a space: rows are trimmed, and the
+    // caller copies only a row with cells), so the copy needs no trimming.
+    buf.copyWithin(p, start - prev + tw, start);
+    return p + prev - tw;
+  }
+
   /** The whole table (columns are known once every sample is in). */
   finish(info: TableInfo): string {
     const metrics = this.metrics;
@@ -402,16 +442,26 @@ export class TableBuilder {
     // One row's entries, reused: -1 ("?") unless the sample has the instance. Row by row in
     // small methods: each is compiled once it is hot, a few hundred rows in, where one loop
     // over the whole table waits for on-stack replacement in baseline code.
+    // A sameCells row keeps `cur` (the entries of the row above) and, where the row above was
+    // written here with cells past its time, copies its bytes: `prev` is that row's length
+    // (0: it was not).
     const cur = new Int32Array(ncols);
+    let prev = 0;
     for (let k = 0; k < rows; k++) {
-      this.rowEntries(k, colAt, stamp, cur);
+      const same = this.sameCells[k] === 1;
+      if (!same) this.rowEntries(k, colAt, stamp, cur);
       if (this.wideRows.size > 0 && this.wideRows.has(k)) {
         const texts: string[] = [];
         for (let c = 0; c < ncols; c++) texts.push(cur[c] < 0 ? '?' : this.cellText(cur[c]));
         out.bytes(encoder.encode(line(this.timeText(k), texts) + '\n'));
+        prev = 0;
         continue;
       }
-      out.length = this.writeRow(out.reserve(rowBytes), out.length, k, cur, w, tw, cells, times);
+      const start = out.length;
+      if (same && prev > 0) out.length = this.copyRow(out.reserve(rowBytes), start, k, prev, tw, times);
+      else out.length = this.writeRow(out.reserve(rowBytes), start, k, cur, w, tw, cells, times);
+      // Copied again below only when cells follow the time (its trimmed row is longer).
+      prev = out.length - start > tw + 1 ? out.length - start : 0;
     }
     return new TextDecoder().decode(out.current());
   }
@@ -420,6 +470,20 @@ export class TableBuilder {
 /** Whether two values print the same: equal, and zeros of the same sign ("-0.0" is not "0.0"). */
 function sameValue(a: SampleValue | undefined, b: SampleValue): boolean {
   return a === b && (a !== 0 || 1 / a === 1 / (b as number));
+}
+
+/** Whether a run's row at `at` has the values of the row before it (zeros of the same sign;
+ *  a NaN never repeats, as sameValue). */
+function sameRowValues(values: Float64Array, missing: Uint8Array, at: number, width: number): boolean {
+  for (let c = 0; c < width; c++) {
+    const i = at + c;
+    if (missing[i] !== missing[i - width]) return false;
+    if (missing[i] === 1) continue;
+    const a = values[i];
+    const b = values[i - width];
+    if (a !== b || (a === 0 && 1 / a !== 1 / b)) return false;
+  }
+  return true;
 }
 
 /** Bytes [from, to) of `bytes`, all ASCII, as a string. */

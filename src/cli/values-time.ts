@@ -2,7 +2,7 @@
 // -S/-T are pmParseTimeWindow over the archive's bounds (offsets, @ dates, free forms, read
 // in the chosen zone), and the table's times are printed in that zone: the process's local
 // zone by default (as PCP tools), the archive's with -z, TZ with -Z.
-import { Zone, formatCtimeFraction, formatTimeOfDay, parseInterval, parseTimeWindow, TimeParseError, type TimeContext, type TimeWindowArgs } from '../pcp-core/time';
+import { Zone, formatCtimeFraction, formatTimeOfDay, writeTimeOfDayMillis, parseInterval, parseTimeWindow, TimeParseError, type TimeContext, type TimeWindowArgs } from '../pcp-core/time';
 import { makeTimestamp } from '../pcp-core/time/timestamp';
 import type { Timestamp } from '../pcp-core/types';
 import { readlinkSync } from 'node:fs';
@@ -77,4 +77,14 @@ export function parseValuesWindow(args: TimeWindowArgs, logStart: Timestamp, log
 export function zoneFormatter(zone: Zone, fullTimes = 0): (t: Timestamp) => string {
   if (fullTimes > 0) return (t) => formatCtimeFraction(zone, t, fullTimes > 1 ? 9 : 6);
   return (t) => formatTimeOfDay(zone, t, 3);
+}
+
+/** A time written as ASCII bytes into `out` from `at`; returns the end, or -1 when the
+ *  string formatter must print it. */
+export type TimeWriter = (t: Timestamp, out: Uint8Array, at: number) => number;
+
+/** zoneFormatter's pmval times as bytes (the archive table's rows); undefined with -X. */
+export function zoneTimeWriter(zone: Zone, fullTimes = 0): TimeWriter | undefined {
+  if (fullTimes > 0) return undefined;
+  return (t, out, at) => writeTimeOfDayMillis(zone, t, out, at);
 }

@@ -28,7 +28,7 @@ import { applyDerivedConfig as applyDerivedConfigs } from './derived-cli';
 import { TableBuilder, jsonHeader, jsonSampleFormatter, type TableInfo } from './values-format';
 import { TableStream } from './values-stream';
 import { isRateConverted, sampleBatches, type SampledMetric, type SamplingPlan } from './values-sampler';
-import { archiveZone, localZone, parseIntervalNs, parseValuesWindow, zoneFormatter } from './values-time';
+import { archiveZone, localZone, parseIntervalNs, parseValuesWindow, zoneFormatter, zoneTimeWriter } from './values-time';
 import { Zone } from '../pcp-core/time';
 
 export const valuesOptions: OptionSpec[] = [
@@ -286,8 +286,9 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     const formatTime = (t: Timestamp): string => (timeText ??= zoneFormatter(zone(), fullTimes))(t);
     const tableInfo = (): TableInfo => ({ source: src.name, host: src.ctx.source.hostname, timeLabel: zone().tz, intervalSec: nointerp.length > 0 ? undefined : Number(plan.deltaNs) / 1e9, raw });
     const live = !plan.archive || plan.follow !== undefined;
-    // The archive table's times through the zone's formatter itself (called once per sample).
-    const table = json || csvWriter || live ? undefined : new TableBuilder(metrics, zoneFormatter(zone(), fullTimes), { fixed, width });
+    // The archive table writes its times as bytes (zoneTimeWriter), through the zone's
+    // formatter where that cannot (-X, damaged stamps).
+    const table = json || csvWriter || live ? undefined : new TableBuilder(metrics, zoneFormatter(zone(), fullTimes), { fixed, width }, zoneTimeWriter(zone(), fullTimes));
     // Live (or followed): each row is printed as it is taken (pmval does), so a lost pmcd loses nothing shown.
     const stream = json || csvWriter || !live ? undefined : new TableStream(metrics, tableInfo(), formatTime, { fixed, width });
     // JSON lines are written in batches: one write per line costs more than the replay.

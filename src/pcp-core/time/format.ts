@@ -65,6 +65,37 @@ export function formatTimeOfDay(zone: Zone, t: Timestamp, digits: number): strin
   return hms + (ms ?? `.${formatFraction(t.nsec, digits)}`);
 }
 
+/**
+ * formatTimeOfDay(zone, t, 3) as ASCII bytes into `out` from `at` (12 of them), for a table
+ * of thousands of rows (`pmdash values`) without a string per row; returns the end, or -1
+ * (nothing written) for a stamp whose seconds are not whole or whose nsec is out of range
+ * (damaged archives): formatTimeOfDay prints those.
+ */
+export function writeTimeOfDayMillis(zone: Zone, t: Timestamp, out: Uint8Array, at: number): number {
+  const local = t.sec + zone.offsetAt(t.sec).gmtoff;
+  const nsec = t.nsec;
+  if (!Number.isInteger(local) || !(nsec >= 0 && nsec < 1e9)) return -1;
+  let rem = local % SECS_PER_DAY;
+  if (rem < 0) rem += SECS_PER_DAY;
+  const hour = (rem / 3600) | 0;
+  const min = ((rem / 60) | 0) % 60;
+  const sec = rem % 60;
+  const ms = (nsec / 1e6) | 0;
+  out[at] = 48 + ((hour / 10) | 0);
+  out[at + 1] = 48 + (hour % 10);
+  out[at + 2] = 58; // ':'
+  out[at + 3] = 48 + ((min / 10) | 0);
+  out[at + 4] = 48 + (min % 10);
+  out[at + 5] = 58;
+  out[at + 6] = 48 + ((sec / 10) | 0);
+  out[at + 7] = 48 + (sec % 10);
+  out[at + 8] = 46; // '.'
+  out[at + 9] = 48 + ((ms / 100) | 0);
+  out[at + 10] = 48 + (((ms / 10) | 0) % 10);
+  out[at + 11] = 48 + (ms % 10);
+  return at + 12;
+}
+
 /** formatTimeOfDay's last minute of the day and its "HH:MM:" text. */
 let lastMinute = -1;
 let lastMinuteText = '';

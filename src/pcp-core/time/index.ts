@@ -3,7 +3,7 @@
 export * from './timestamp';
 export { Zone, utcZone } from './zone';
 export type { BrokenDownTime, LocalTimeFields, ZoneOffset } from './zone';
-export { formatAsctime, formatCtime, formatCtimeFraction, formatFraction, formatIsoUtc, formatTimeOfDay } from './format';
+export { formatAsctime, formatCtime, formatCtimeFraction, formatFraction, formatIsoUtc, formatTimeOfDay, writeTimeOfDayMillis } from './format';
 export { PM_MAX_TIME_T, parseInterval, tryParseInterval, tryParseIntervalSeconds } from './interval';
 export type { IntervalResult } from './interval';
 export { parseTime, parseTimeWindow } from './time-window';

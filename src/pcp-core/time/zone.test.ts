@@ -2,7 +2,7 @@
 // hemisphere rules, Jn/n/Mm.w.d dates, pmNewZone's "+0", mktime across gaps and overlaps.
 import { describe, expect, it } from 'vitest';
 import { civilFromDays, daysFromCivil } from './calendar';
-import { formatCtime, formatCtimeFraction, formatTimeOfDay } from './format';
+import { formatCtime, formatCtimeFraction, formatTimeOfDay, writeTimeOfDayMillis } from './format';
 import { parsePosixTz, ruleChange } from './posix-tz';
 import { Zone } from './zone';
 
@@ -90,5 +90,25 @@ describe('formatting', () => {
     expect(formatTimeOfDay(z, t, 6)).toBe('20:31:56.999999');
     expect(formatTimeOfDay(z, t, 0)).toBe('20:31:56');
     expect(formatCtimeFraction(Zone.fromTz('UTC'), { sec: 1489620673, nsec: 870437000 }, 6)).toBe('Wed Mar 15 23:31:13.870437 2017');
+  });
+
+  // The values table writes its times as bytes: they must be formatTimeOfDay's text exactly,
+  // across zones (POSIX, J-rules, zoneinfo), DST changes, days before 1970 and every digit.
+  it('writes the time of day as bytes as formatTimeOfDay prints it', () => {
+    const zones = ['UTC', 'AEDT-11', 'EST5EDT', 'XXX-3J100/2,J300/3', ':America/New_York', ':Australia/Melbourne'].map((tz) => Zone.fromTz(tz));
+    const out = new Uint8Array(40);
+    for (const zone of zones) {
+      for (const sec of [0, -1, -86401, utc(2011, 3, 13, 6, 59, 59), utc(2011, 3, 13, 7), utc(2018, 4, 16, 14, 5, 9), utc(2018, 1, 2, 23, 59, 59), 2 ** 32 + 17]) {
+        for (const nsec of [0, 1_000_000, 9_999_999, 123_456_789, 999_999_999]) {
+          const t = { sec, nsec };
+          const end = writeTimeOfDayMillis(zone, t, out, 3);
+          expect(String.fromCharCode(...out.subarray(3, end))).toBe(formatTimeOfDay(zone, t, 3));
+        }
+      }
+    }
+    // Damaged stamps are left to the string formatter.
+    expect(writeTimeOfDayMillis(zones[0], { sec: 1.5, nsec: 0 }, out, 0)).toBe(-1);
+    expect(writeTimeOfDayMillis(zones[0], { sec: 1, nsec: 1e9 }, out, 0)).toBe(-1);
+    expect(writeTimeOfDayMillis(zones[0], { sec: 1, nsec: -1 }, out, 0)).toBe(-1);
   });
 });
