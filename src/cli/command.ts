@@ -4,6 +4,9 @@ import type { OptionSpec } from './args';
 
 export interface CommandIo {
   readonly stdout: (text: string) => void;
+  /** UTF-8 output as bytes, where the process can take them so (a long table is built as
+   *  bytes: no string to make of them and encode again); absent in tests. */
+  readonly stdoutBytes?: (bytes: Uint8Array) => void;
   readonly stderr: (text: string) => void;
   /** Resolves when stdout can take more (backpressure for long outputs); absent in tests. */
   readonly drain?: () => Promise<void>;

@@ -7,6 +7,7 @@ import { main } from './main';
 export async function runCli(argv: readonly string[]): Promise<number> {
   const io = {
     stdout: (text: string): void => void process.stdout.write(text),
+    stdoutBytes: (bytes: Uint8Array): void => void process.stdout.write(bytes),
     stderr: (text: string): void => void process.stderr.write(text),
     drain: async (): Promise<void> => {
       if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain');

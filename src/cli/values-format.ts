@@ -390,6 +390,11 @@ export class TableBuilder {
 
   /** The whole table (columns are known once every sample is in). */
   finish(info: TableInfo): string {
+    return new TextDecoder().decode(this.finishBytes(info));
+  }
+
+  /** finish's table as UTF-8 bytes. */
+  finishBytes(info: TableInfo): Uint8Array {
     const metrics = this.metrics;
     const lines = tablePreamble(metrics, info);
     // Global column numbers: each metric's columns in turn; a metric never seen keeps one
@@ -463,7 +468,7 @@ export class TableBuilder {
       // Copied again below only when cells follow the time (its trimmed row is longer).
       prev = out.length - start > tw + 1 ? out.length - start : 0;
     }
-    return new TextDecoder().decode(out.current());
+    return out.current();
   }
 }
 

@@ -331,11 +331,11 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     } catch (e) {
       // What was taken before the failure goes out first, as pmval prints it; then the error.
       await flush();
-      if (table) io.stdout(table.finish(tableInfo()));
+      if (table) writeTable(io, table, tableInfo());
       throw e;
     }
     await flush();
-    if (table) io.stdout(table.finish(tableInfo()));
+    if (table) writeTable(io, table, tableInfo());
     return 0;
   } catch (e) {
     // The replay reports libpcp's code alone (pmFetch, pmGetArchiveEnd): name the source.
@@ -344,6 +344,12 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   } finally {
     await src.ctx.close();
   }
+}
+
+/** The finished table, as bytes where the process takes them so. */
+function writeTable(io: CommandIo, table: TableBuilder, info: TableInfo): void {
+  if (io.stdoutBytes) io.stdoutBytes(table.finishBytes(info));
+  else io.stdout(table.finish(info));
 }
 
 export const valuesCommand: Command = {
