@@ -452,6 +452,8 @@ export class TableBuilder {
     // (0: it was not).
     const cur = new Int32Array(ncols);
     let prev = 0;
+    // Room for every row at once (an ASCII row takes at most rowBytes): no call per row for it.
+    let buf = out.reserve(rows * rowBytes);
     for (let k = 0; k < rows; k++) {
       const same = this.sameCells[k] === 1;
       if (!same) this.rowEntries(k, colAt, stamp, cur);
@@ -459,12 +461,12 @@ export class TableBuilder {
         const texts: string[] = [];
         for (let c = 0; c < ncols; c++) texts.push(cur[c] < 0 ? '?' : this.cellText(cur[c]));
         out.bytes(encoder.encode(line(this.timeText(k), texts) + '\n'));
+        buf = out.reserve((rows - k - 1) * rowBytes);
         prev = 0;
         continue;
       }
       const start = out.length;
-      if (same && prev > 0) out.length = this.copyRow(out.reserve(rowBytes), start, k, prev, tw, times);
-      else out.length = this.writeRow(out.reserve(rowBytes), start, k, cur, w, tw, cells, times);
+      out.length = same && prev > 0 ? this.copyRow(buf, start, k, prev, tw, times) : this.writeRow(buf, start, k, cur, w, tw, cells, times);
       // Copied again below only when cells follow the time (its trimmed row is longer).
       prev = out.length - start > tw + 1 ? out.length - start : 0;
     }
