@@ -175,6 +175,10 @@ export class TableBuilder {
    *  cells. Interpolation makes most rows of a run so (a counter's rate is constant between
    *  two records); one copy per row replaces a loop per byte that runs uncompiled at first. */
   private sameCells = new Uint8Array(INITIAL_ROWS);
+  /** The last run's instance arrays, and per column of it the metric and its column there. */
+  private runInst: readonly Int32Array[] = [];
+  private runMetric = new Int32Array(0);
+  private runCol = new Int32Array(0);
   private rows = 0;
   private entries = 0;
   /** Per metric and column: the widest cell so far, and the last row that had one (a row
@@ -232,19 +236,26 @@ export class TableBuilder {
     this.rowStart[++this.rows] = this.entries;
   }
 
-  /** A run's samples: its columns looked up once, then its values row by row. */
+  /** A run's samples: its columns looked up once (or not at all when the run before had the
+   *  same instance arrays, as the replay gives while they do not change), then its values
+   *  row by row. */
   addRun(r: SampleRun): void {
     const width = r.width;
-    const metricOf = new Int32Array(width);
-    const colOf = new Int32Array(width);
-    let x = 0;
-    for (let j = 0; j < r.inst.length; j++) {
-      const ids = r.inst[j];
-      for (let q = 0; q < ids.length; q++, x++) {
-        metricOf[x] = j;
-        colOf[x] = this.column(j, ids[q]);
+    if (!sameArrays(r.inst, this.runInst)) {
+      this.runInst = r.inst;
+      this.runMetric = new Int32Array(width);
+      this.runCol = new Int32Array(width);
+      let x = 0;
+      for (let j = 0; j < r.inst.length; j++) {
+        const ids = r.inst[j];
+        for (let q = 0; q < ids.length; q++, x++) {
+          this.runMetric[x] = j;
+          this.runCol[x] = this.column(j, ids[q]);
+        }
       }
     }
+    const metricOf = this.runMetric;
+    const colOf = this.runCol;
     for (let k = 0; k < r.count; k++) {
       const row = this.beginRow(r.times[k]);
       const at = k * width;
@@ -477,6 +488,13 @@ export class TableBuilder {
 /** Whether two values print the same: equal, and zeros of the same sign ("-0.0" is not "0.0"). */
 function sameValue(a: SampleValue | undefined, b: SampleValue): boolean {
   return a === b && (a !== 0 || 1 / a === 1 / (b as number));
+}
+
+/** Whether two lists hold the same arrays (by identity). */
+function sameArrays(a: readonly Int32Array[], b: readonly Int32Array[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Whether a run's row at `at` has the values of the row before it (zeros of the same sign;

@@ -100,6 +100,8 @@ const ARCHIVE_BATCH = 256;
 class SampleTaker {
   private prev: Result | undefined = undefined;
   private prevReal = 0;
+  /** takeRun's sample times as reals (scratch). */
+  private reals = new Float64Array(256);
   private readonly scales: readonly number[];
   private readonly finish: number;
   private readonly wrap: boolean;
@@ -132,7 +134,8 @@ class SampleTaker {
    * one by one. Undefined when the first is after -T; `done` then tells the sampling is over.
    */
   takeRun(run: FetchRun): { taken: SampleRun | undefined; done: boolean } {
-    const reals = new Float64Array(run.count);
+    if (this.reals.length < run.count) this.reals = new Float64Array(Math.max(run.count, 2 * this.reals.length));
+    const reals = this.reals;
     let count = run.count;
     for (let k = 0; k < run.count; k++) {
       reals[k] = timestampToReal(run.times[k]);

@@ -104,6 +104,9 @@ export class InterpEngine {
   /** The metrics of the current fetch: the first nRequested entries. */
   private readonly requested: MetricControl[] = [];
   private nRequested = 0;
+  /** The last run's value set shapes: the next run gives the same arrays when nothing in them
+   *  changed (most runs of a replay), not new ones. Never changed once made. */
+  private lastShape: ValueSetShape[] | undefined = undefined;
   /** The pmids and profile version the want list was built for (a replay asks the same
    *  every fetch, and then only the per-instance flags are reset). */
   private readonly wantPmids: number[] = [];
@@ -290,6 +293,14 @@ export class InterpEngine {
    */
   private runShape(pmids: readonly PmId[]): ValueSetShape[] | undefined {
     if (this.nRequested !== pmids.length) return undefined; // PM_ID_NULL or a pmid named twice
+    const last = this.lastShape;
+    let same = last !== undefined && last.length === this.nRequested;
+    for (let m = 0; m < this.nRequested; m++) {
+      const mc = this.requested[m];
+      if (mc.desc && !isNumericType(mc.desc.type)) return undefined;
+      if (same && last) same = shapeHolds(last[m], mc);
+    }
+    if (same && last) return last;
     const sets: ValueSetShape[] = [];
     for (let m = 0; m < this.nRequested; m++) {
       const mc = this.requested[m];
@@ -300,6 +311,7 @@ export class InterpEngine {
       if (n > 0) for (let i = 0, q = 0; i < mc.size; i++) if (mc.inResult[i]) inst[q++] = mc.inst[i];
       sets.push({ pmid: mc.pmid as PmId, numval: mc.numval > 0 ? n : mc.numval, valfmt: resultValfmt(mc, n), inst });
     }
+    this.lastShape = sets;
     return sets;
   }
 
@@ -760,6 +772,23 @@ export class InterpEngine {
  *  PM_VAL_DPTR; insitu ones keep the archive's. */
 function resultValfmt(mc: MetricControl, n: number): number {
   return n > 0 && mc.valfmt !== PM_VAL_INSITU ? PM_VAL_DPTR : Math.max(mc.valfmt, PM_VAL_INSITU);
+}
+
+/** Whether runShape would make `shape` again for `mc`: the same pmid, numval, valfmt and
+ *  qualifying instances in slot order. */
+function shapeHolds(shape: ValueSetShape, mc: MetricControl): boolean {
+  if (shape.pmid !== mc.pmid) return false;
+  let n = 0;
+  if (mc.numval > 0) {
+    const inst = shape.inst;
+    for (let i = 0; i < mc.size; i++) {
+      if (!mc.inResult[i]) continue;
+      if (n >= inst.length || inst[n] !== mc.inst[i]) return false;
+      n++;
+    }
+    if (n !== inst.length) return false;
+  } else if (shape.inst.length !== 0) return false;
+  return shape.numval === (mc.numval > 0 ? n : mc.numval) && shape.valfmt === resultValfmt(mc, n);
 }
 
 /** min(until, x) when x is not before t0 (a time before t0, or unset at −1, changes nothing). */

@@ -385,7 +385,7 @@ export class LogCursor {
   private framedRecord(buf: Uint8Array, head: number): LogRecord | { readonly rejected: string } | 'bad-trailer' {
     const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     if (view.getInt32(0) !== view.getInt32(head - 4)) return 'bad-trailer';
-    const rec = checkLogRecord(buf, this.archive.version, this.base);
+    const rec = checkLogRecord(buf, this.archive.version, this.base, view);
     return typeof rec === 'string' ? { rejected: rec } : rec;
   }
 

@@ -46,10 +46,10 @@ export function blockOffset(k: number): number {
 /**
  * Validates a record read from a volume and indexes its value sets (archive/data-record.ts
  * owns the checks). `buf` holds exactly the record, length word and trailer included (already
- * checked equal). Returns why libpcp's decoder rejects the record, if it does.
+ * checked equal), `view` a DataView of exactly those bytes (the caller's, when it has one).
+ * Returns why libpcp's decoder rejects the record, if it does.
  */
-export function checkLogRecord(buf: Uint8Array, version: number, base: Timestamp): LogRecord | string {
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+export function checkLogRecord(buf: Uint8Array, version: number, base: Timestamp, view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength)): LogRecord | string {
   const shape = checkDataRecord(view, version as LogVersion);
   if (typeof shape === 'string') return shape;
   const { timestamp, numpmid, vsetOffsets } = shape;
