@@ -2,24 +2,23 @@
 // (4 xz volumes; the hour is ~72 MB of records) through the engine as the app runs it —
 // EngineApi.open over the dropped files (Blobs), then exportArchive (extractWindow and the
 // .tar) — against `pmlogextract -V 3 -S … -T …` writing the same window (V3, as ours). Both
-// sides open the archive and write the hour; the engine runs in this process (as the worker
-// is long-lived, after one warm-up run, and idle between a user's exports: each run waits
-// for the engine's idle release, a forced collection, before the next), pmlogextract as its
-// own process. Medians, sides interleaved; the row's text also gives the export alone (the
+// sides open the archive and write the hour; the engine runs in a process of its own
+// (export-engine.ts: as the app's engine in its worker, with none of this harness's modules
+// in its heap), long-lived as the worker is, after one warm-up run, and idle between a
+// user's exports (each run waits for the engine's idle release, a forced collection, before
+// the next); pmlogextract as its own process, its output written back to disk (sync) before
+// our run, outside both clocks. Medians, sides interleaved; the row's text also gives the export alone (the
 // archive already open, as in the app). As in the app's engine worker, whole .xz blocks
 // decode in a pool of workers (here worker_threads, xz-pool-node.ts) running the WebAssembly
 // decoder, ahead of the reads. A second row does the same on the archive decompressed at
 // bench time: the copy without xz; its text also gives the floor under our side, reading as
 // many bytes from the Blobs as the export reads (Node's Blob reads cost several times a
 // FileHandle's, and the app reads dropped files as Blobs too).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { setXzStreamDecoder } from '../src/pcp-core/io/xz-decoder';
-import { EngineApi, IDLE_RELEASE_MS } from '../src/workers/engine-api';
-import { tarSize } from '../src/pcp-core/export/tar';
-import { nodeXzPool } from './xz-pool-node';
+import { dirname, join } from 'node:path';
+import type { ExportJob, ExportRun } from './export-engine';
 import type { MeasuredResult } from './harness';
 import { childCpuMs } from './replay-bench';
 import { STREAM_DEPTH, STREAM_SPAN_BYTES } from '../src/pcp-core/replay/volume-bytes';
@@ -40,25 +39,36 @@ function median(xs: readonly number[]): number {
   return s.length % 2 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
 }
 
-async function ours(dir: string, suffixes: readonly string[]): Promise<{ wholeMs: number; exportMs: number; cpuMs: number; records: number; bytes: number }> {
-  // A fresh engine each run (no caches carried over), made before the clock starts: the app's
-  // engine is made once, when its worker starts, not when a user opens or exports (making
-  // one registers the standard derived metrics, ~30 ms no export waits for).
-  const api = new EngineApi();
-  // CPU of the whole process (every thread: the xz pool's workers, Node's Blob reads).
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  const files = await Promise.all(suffixes.map(async (s) => ({ path: `${BASE}.${s}`, file: await openAsBlob(join(dir, `${BASE}.${s}`)) })));
-  const src = await api.open({ kind: 'files', files });
-  const t1 = performance.now();
-  const out = await api.exportArchive(src.handle, FROM_MS, TO_MS);
-  const t2 = performance.now();
-  const cpu = process.cpuUsage(c0);
-  await api.close(src.handle);
-  // The engine releases memory once idle (EngineApi's idle release: a forced collection);
-  // in the app that happens between a user's actions, here it would land in the next run.
-  await new Promise((resolve) => setTimeout(resolve, IDLE_RELEASE_MS + 100));
-  return { wholeMs: t2 - t0, exportMs: t2 - t1, cpuMs: (cpu.user + cpu.system) / 1000, records: out.records, bytes: tarSize(out.tarParts) };
+/** The engine's side of a row: a process of its own (export-engine.ts), asked for one run at a time. */
+class ExportEngine {
+  private readonly child: ChildProcess;
+  private failed: Error | undefined;
+
+  constructor() {
+    this.child = fork(join(dirname(process.argv[1] ?? '.'), 'export-engine.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child.on('exit', (code) => {
+      if (code !== 0) this.failed = new Error(`export-engine exited with status ${code}`);
+    });
+  }
+
+  run(dir: string, suffixes: readonly string[]): Promise<ExportRun> {
+    if (this.failed) return Promise.reject(this.failed);
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number | null): void => reject(new Error(`export-engine exited with status ${code} during a run`));
+      this.child.once('exit', onExit);
+      this.child.once('message', (reply: { ok: true; run: ExportRun } | { ok: false; error: string }) => {
+        this.child.off('exit', onExit);
+        if (reply.ok) resolve(reply.run);
+        else reject(new Error(`export-engine: ${reply.error}`));
+      });
+      const job: ExportJob = { dir, base: BASE, suffixes, fromMs: FROM_MS, toMs: TO_MS };
+      this.child.send(job);
+    });
+  }
+
+  close(): void {
+    this.child.disconnect();
+  }
 }
 
 /**
@@ -91,7 +101,12 @@ function native(from: string, dir: string, k: number): { wallMs: number; cpuMs: 
   const run = spawnSync('pmlogextract', ['-V', '3', '-z', '-S', '@2018-04-16 10:30:00', '-T', '@2018-04-16 11:30:00', join(from, BASE), join(dir, `x${k}`)], { stdio: ['ignore', 'ignore', 'pipe'] });
   const ms = performance.now() - t0;
   if (run.status !== 0) throw new Error(`pmlogextract exited ${run.status}: ${run.stderr.toString().slice(0, 500)}`);
-  return { wallMs: ms, cpuMs: childCpuMs() - c0 };
+  const cpuMs = childCpuMs() - c0;
+  // pmlogextract leaves ~75 MB of dirty pages, which the kernel's flusher threads write back
+  // in the next seconds, on the cores our run that follows needs (50 ms or more of its wall
+  // time in runs alternated without this): written back now, outside both clocks.
+  spawnSync('sync', { stdio: 'ignore' });
+  return { wallMs: ms, cpuMs };
 }
 
 /** One row: the archive in `from` (its files `suffixes`) on both sides. */
@@ -100,7 +115,16 @@ async function row(name: string, what: string, from: string, suffixes: readonly 
   // pmlogextract will not overwrite: each row writes its copies into a folder of its own.
   const dir = mkdtempSync(join(parent, 'row-'));
   native(from, dir, 0);
-  const warm = await ours(from, suffixes);
+  const engine = new ExportEngine();
+  try {
+    return await measure(name, what, from, suffixes, dir, engine);
+  } finally {
+    engine.close();
+  }
+}
+
+async function measure(name: string, what: string, from: string, suffixes: readonly string[], dir: string, engine: ExportEngine): Promise<MeasuredResult> {
+  const warm = await engine.run(from, suffixes);
   const n: number[] = [];
   const whole: number[] = [];
   const exp: number[] = [];
@@ -111,7 +135,7 @@ async function row(name: string, what: string, from: string, suffixes: readonly 
     const nr = native(from, dir, k);
     n.push(nr.wallMs);
     nativeCpu += nr.cpuMs;
-    const r = await ours(from, suffixes);
+    const r = await engine.run(from, suffixes);
     whole.push(r.wholeMs);
     exp.push(r.exportMs);
     oursCpu += r.cpuMs;
@@ -122,7 +146,7 @@ async function row(name: string, what: string, from: string, suffixes: readonly 
   const pmdashMs = median(whole);
   return {
     name,
-    work: `open 20180416.10.00 (${what}) and write 10:30–11:30 EDT as a V3 archive (${warm.records} records, ${(warm.bytes / 1e6).toFixed(1)} MB .tar) through EngineApi (pmlogextract -V 3 -S -T); the export alone, archive open: ${median(exp).toFixed(0)} ms; ${floor.length > 0 ? `reading as many bytes of the volumes from the Blobs alone (${STREAM_DEPTH} × ${STREAM_SPAN_BYTES / 1048576} MiB reads in flight, as the export reads): ${median(floor).toFixed(0)} ms; ` : ''}CPU per run (user + system, mean of ${RUNS}; ours every thread of this process, pmlogextract's from /proc/self/stat in 10 ms ticks): pmdash ${(oursCpu / RUNS).toFixed(0)} ms, pmlogextract ${(nativeCpu / RUNS).toFixed(0)} ms; load average ${loadavg()[0]?.toFixed(2) ?? '?'}`,
+    work: `open 20180416.10.00 (${what}) and write 10:30–11:30 EDT as a V3 archive (${warm.records} records, ${(warm.bytes / 1e6).toFixed(1)} MB .tar) through EngineApi (pmlogextract -V 3 -S -T); the export alone, archive open: ${median(exp).toFixed(0)} ms; ${floor.length > 0 ? `reading as many bytes of the volumes from the Blobs alone (${STREAM_DEPTH} × ${STREAM_SPAN_BYTES / 1048576} MiB reads in flight, as the export reads): ${median(floor).toFixed(0)} ms; ` : ''}CPU per run (user + system, mean of ${RUNS}; ours every thread of the engine's process, pmlogextract's from /proc/self/stat in 10 ms ticks): pmdash ${(oursCpu / RUNS).toFixed(0)} ms, pmlogextract ${(nativeCpu / RUNS).toFixed(0)} ms; load average ${loadavg()[0]?.toFixed(2) ?? '?'}`,
     nativeMs,
     pmdashMs,
     ratio: pmdashMs / nativeMs,
@@ -132,8 +156,6 @@ async function row(name: string, what: string, from: string, suffixes: readonly 
 export async function runArchiveExportBenchmark(selected: (name: string) => boolean): Promise<MeasuredResult[]> {
   const out: MeasuredResult[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'pmdash-bench-export-'));
-  const pool = nodeXzPool((text) => process.stderr.write(`bench: ${text}\n`));
-  setXzStreamDecoder(pool);
   try {
     if (selected(ARCHIVE_EXPORT_BENCH)) out.push(await row(ARCHIVE_EXPORT_BENCH, '4 xz volumes, as shipped', QA, SUFFIXES, dir));
     if (selected(ARCHIVE_EXPORT_PLAIN_BENCH)) {
@@ -149,8 +171,6 @@ export async function runArchiveExportBenchmark(selected: (name: string) => bool
     }
     return out;
   } finally {
-    setXzStreamDecoder(undefined);
-    pool.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
