@@ -223,9 +223,12 @@ test('chart heights: dragged or keyed, and kept across a reload', async ({ page 
   await expect.poll(async () => (await box(bodies.nth(1))).height).toBe(before + 60);
   // The plot follows its new height (the y axis spans it).
   await expect.poll(async () => (await box(page.locator('.plot-viewport').nth(1))).height).toBe(before + 60);
-  // Saved in the page address (the dashboard link); a reload restores both.
+  // Saved in the page address (the dashboard link); a reload restores both. The address is
+  // written a moment after the change: until it is there, poll again (JSON.parse of nothing
+  // would throw, which ends a poll at once).
   await expect.poll(() => page.evaluate(() => {
-    const text = new URLSearchParams(location.hash.slice(1)).get('dash') ?? '';
+    const text = new URLSearchParams(location.hash.slice(1)).get('dash');
+    if (!text) return undefined;
     const json = JSON.parse(atob(text.replace(/-/g, '+').replace(/_/g, '/'))) as { tabs: { charts: { height?: number }[] }[] };
     return json.tabs[0]?.charts.slice(0, 2).map((c) => c.height);
   })).toEqual([before + 40, before + 60]);
