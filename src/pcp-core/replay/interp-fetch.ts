@@ -304,7 +304,6 @@ export class InterpEngine {
     const sets: ValueSetShape[] = [];
     for (let m = 0; m < this.nRequested; m++) {
       const mc = this.requested[m];
-      if (mc.desc && !isNumericType(mc.desc.type)) return undefined;
       let n = 0;
       if (mc.numval > 0) for (let i = 0; i < mc.size; i++) if (mc.inResult[i]) n++;
       const inst = new Int32Array(n);

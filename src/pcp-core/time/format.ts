@@ -39,14 +39,12 @@ export function formatCtime(zone: Zone, sec: number): string {
 export function formatTimeOfDay(zone: Zone, t: Timestamp, digits: number): string {
   // Once per sample or record: the time of day needs only the zone's offset, not the
   // calendar date localtime also works out, and its digits come from tables.
-  const local = t.sec + zone.offsetAt(t.sec).gmtoff;
+  const rem = secondOfDay(zone, t.sec);
   let hms: string;
-  if (Number.isInteger(local)) {
+  if (rem >= 0) {
     // Whole seconds (always, but for damaged stamps): integer arithmetic, and "HH:MM:" kept
     // from the previous call in the same minute — a replay formats thousands of times, most
     // in the minute of the one before.
-    let rem = local % SECS_PER_DAY;
-    if (rem < 0) rem += SECS_PER_DAY;
     const minute = (rem / 60) | 0;
     if (minute !== lastMinute) {
       lastMinute = minute;
@@ -54,6 +52,7 @@ export function formatTimeOfDay(zone: Zone, t: Timestamp, digits: number): strin
     }
     hms = lastMinuteText + TWO_DIGITS[rem - minute * 60];
   } else {
+    const local = t.sec + zone.offsetAt(t.sec).gmtoff;
     const rem = local - Math.floor(local / SECS_PER_DAY) * SECS_PER_DAY;
     const hour = Math.floor(rem / 3600);
     const min = Math.floor((rem - hour * 3600) / 60);
@@ -72,11 +71,9 @@ export function formatTimeOfDay(zone: Zone, t: Timestamp, digits: number): strin
  * (damaged archives): formatTimeOfDay prints those.
  */
 export function writeTimeOfDayMillis(zone: Zone, t: Timestamp, out: Uint8Array, at: number): number {
-  const local = t.sec + zone.offsetAt(t.sec).gmtoff;
+  const rem = secondOfDay(zone, t.sec);
   const nsec = t.nsec;
-  if (!Number.isInteger(local) || !(nsec >= 0 && nsec < 1e9)) return -1;
-  let rem = local % SECS_PER_DAY;
-  if (rem < 0) rem += SECS_PER_DAY;
+  if (rem < 0 || !(nsec >= 0 && nsec < 1e9)) return -1;
   const hour = (rem / 3600) | 0;
   const min = ((rem / 60) | 0) % 60;
   const sec = rem % 60;
@@ -94,6 +91,15 @@ export function writeTimeOfDayMillis(zone: Zone, t: Timestamp, out: Uint8Array, 
   out[at + 10] = 48 + (((ms / 10) | 0) % 10);
   out[at + 11] = 48 + (ms % 10);
   return at + 12;
+}
+
+/** The local second of the day (0 … 86399) of UTC second `sec` in `zone`; -1 when the local
+ *  time is not a whole second (a damaged stamp), which the time-of-day forms print otherwise. */
+function secondOfDay(zone: Zone, sec: number): number {
+  const local = sec + zone.offsetAt(sec).gmtoff;
+  if (!Number.isInteger(local)) return -1;
+  const rem = local % SECS_PER_DAY;
+  return rem < 0 ? rem + SECS_PER_DAY : rem;
 }
 
 /** formatTimeOfDay's last minute of the day and its "HH:MM:" text. */
