@@ -67,7 +67,7 @@ describe('TableBuilder', () => {
         else values[k * width + c] = v;
       });
     }
-    const run: SampleRun = { count: 4, times: [1, 2, 3, 4].map((sec) => ({ sec, nsec: 0 })), inst: [Int32Array.of(-1), Int32Array.of(1, 2)], values, missing, width };
+    const run: SampleRun = { count: 4, sec: Float64Array.of(1, 2, 3, 4), nsec: new Int32Array(4), inst: [Int32Array.of(-1), Int32Array.of(1, 2)], values, missing, width };
     both.addAll([run]);
     const info = { source: 's', host: 'h', timeLabel: 'UTC', raw: false };
     expect(both.finish(info)).toBe(one.finish(info));
@@ -81,9 +81,9 @@ describe('TableBuilder', () => {
   it('writes rows repeating the row above, and times written as bytes, as the samples give them', () => {
     const metrics = [metric('m.dbl', PM_TYPE_DOUBLE, 7, { 1: 'a', 2: 'bb' })];
     const time = (t: Timestamp): string => (t.sec === 6 ? `t${t.sec}-longer` : `t${t.sec}`);
-    const writeTime = (t: Timestamp, out: Uint8Array, at: number): number => {
-      if (t.sec === 6) return -1; // left to formatTime
-      const text = time(t);
+    const writeTime = (sec: number, nsec: number, out: Uint8Array, at: number): number => {
+      if (sec === 6) return -1; // left to formatTime
+      const text = time({ sec, nsec });
       for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
       return at + text.length;
     };
@@ -99,7 +99,7 @@ describe('TableBuilder', () => {
         else values[k * width + c] = v;
       }),
     );
-    const run: SampleRun = { count: dbl.length, times: dbl.map((_, k) => ({ sec: k + 1, nsec: 0 })), inst: [Int32Array.of(1, 2)], values, missing, width };
+    const run: SampleRun = { count: dbl.length, sec: Float64Array.from(dbl, (_, k) => k + 1), nsec: new Int32Array(dbl.length), inst: [Int32Array.of(1, 2)], values, missing, width };
     const info = { source: 's', host: 'h', timeLabel: 'UTC', raw: false };
     const expected = one.finish(info);
     for (const writer of [undefined, writeTime]) {

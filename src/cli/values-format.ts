@@ -223,7 +223,7 @@ export class TableBuilder {
   }
 
   add(s: Sample): void {
-    const row = this.beginRow(s.time);
+    const row = this.beginRow(s.time.sec, s.time.nsec);
     for (let j = 0; j < this.metrics.length; j++) {
       const vals = s.values[j];
       if (!vals) continue;
@@ -257,7 +257,7 @@ export class TableBuilder {
     const metricOf = this.runMetric;
     const colOf = this.runCol;
     for (let k = 0; k < r.count; k++) {
-      const row = this.beginRow(r.times[k]);
+      const row = this.beginRow(r.sec[k], r.nsec[k]);
       const at = k * width;
       if (k > 0 && sameRowValues(r.values, r.missing, at, width)) this.sameCells[row] = 1;
       else for (let c = 0; c < width; c++) this.addCell(row, metricOf[c], colOf[c], r.missing[at + c] ? null : r.values[at + c]);
@@ -265,8 +265,8 @@ export class TableBuilder {
     }
   }
 
-  /** A new row at time `t`: its time text kept; returns its index. */
-  private beginRow(t: Timestamp): number {
+  /** A new row at time (sec, nsec): its time text kept; returns its index. */
+  private beginRow(sec: number, nsec: number): number {
     const row = this.rows;
     if (row + 2 > this.rowStart.length) {
       this.rowStart = grow(this.rowStart);
@@ -276,12 +276,12 @@ export class TableBuilder {
       this.sameCells = same;
     }
     const from = this.timeBytes.length;
-    const end = this.writeTime ? this.writeTime(t, this.timeBytes.reserve(TIME_ROOM), from) : -1;
+    const end = this.writeTime ? this.writeTime(sec, nsec, this.timeBytes.reserve(TIME_ROOM), from) : -1;
     if (end >= 0) {
       this.timeBytes.length = end;
       if (end - from > this.timeWidth) this.timeWidth = end - from;
     } else {
-      const time = this.formatTime(t);
+      const time = this.formatTime({ sec, nsec });
       if (!this.timeBytes.ascii(time)) {
         this.wideTime.set(row, time);
         this.wideRows.add(row);

@@ -8,9 +8,9 @@
 import { PM_MODE_INTERP, type Context } from '../pcp-core/context/context';
 import { PM_ERR_EOL, isPmError } from '../pcp-core/errors';
 import { pmvalDeltaOfReals, pmvalRate, pmvalTimeScale } from '../pcp-core/rate';
-import { timestampFromNs, timestampToNs, timestampToReal } from '../pcp-core/time/timestamp';
+import { longDoubleSeconds, timestampFromNs, timestampToNs, timestampToReal } from '../pcp-core/time/timestamp';
 import type { AtomValue, Desc, FetchRun, PmId, Result, Timestamp, ValueSet } from '../pcp-core/types';
-import { PM_SEM_COUNTER, isNumericType, newFetchRun, sameEpoch } from '../pcp-core/types';
+import { PM_SEM_COUNTER, fetchRunTime, isNumericType, newFetchRun, sameEpoch } from '../pcp-core/types';
 import { toDouble } from '../pcp-core/values';
 
 export interface SampledMetric {
@@ -37,8 +37,9 @@ export interface Sample {
  */
 export interface SampleRun {
   readonly count: number;
-  /** Sample k's time. */
-  readonly times: readonly Timestamp[];
+  /** Sample k's time is (sec[k], nsec[k]). */
+  readonly sec: Float64Array;
+  readonly nsec: Int32Array;
   /** Per metric (same order as the metric list): the instances of its columns, in result
    *  order, the same in every sample of the run. */
   readonly inst: readonly Int32Array[];
@@ -138,7 +139,7 @@ class SampleTaker {
     const reals = this.reals;
     let count = run.count;
     for (let k = 0; k < run.count; k++) {
-      reals[k] = timestampToReal(run.times[k]);
+      reals[k] = longDoubleSeconds(run.sec[k], run.nsec[k]);
       if (reals[k] > this.finish) {
         count = k;
         break;
@@ -159,10 +160,11 @@ class SampleTaker {
       if (n > 0) rateColumns(this.metrics[j], this.scales[j], run, col, set.inst, count, reals, prev?.sets[j], this.prevReal, this.wrap, values, missing);
       col += n;
     }
-    const times = run.times.slice(0, count);
+    const sec = run.sec.slice(0, count);
+    const nsec = run.nsec.slice(0, count);
     this.prev = lastResult(run, count);
     this.prevReal = reals[count - 1];
-    return { taken: { count, times, inst, values, missing, width }, done };
+    return { taken: { count, sec, nsec, inst, values, missing, width }, done };
   }
 }
 
@@ -349,7 +351,7 @@ function lastResult(run: FetchRun, count: number): Result {
     for (let q = 0; q < shape.numval; q++) values.push(run.values[c++]);
     sets.push({ ...shape, values });
   }
-  return { timestamp: run.times[count - 1], sets };
+  return { timestamp: fetchRunTime(run, count - 1), sets };
 }
 
 function rateOf(m: SampledMetric, pset: ValueSet, inst: number, v: AtomValue, delta: number, wrap: boolean): number | null {

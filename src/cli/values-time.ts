@@ -79,12 +79,12 @@ export function zoneFormatter(zone: Zone, fullTimes = 0): (t: Timestamp) => stri
   return (t) => formatTimeOfDay(zone, t, 3);
 }
 
-/** A time written as ASCII bytes into `out` from `at`; returns the end, or -1 when the
- *  string formatter must print it. */
-export type TimeWriter = (t: Timestamp, out: Uint8Array, at: number) => number;
+/** A time (sec, nsec) written as ASCII bytes into `out` from `at`; returns the end, or -1
+ *  when the string formatter must print it. */
+export type TimeWriter = (sec: number, nsec: number, out: Uint8Array, at: number) => number;
 
 /** zoneFormatter's pmval times as bytes (the archive table's rows); undefined with -X. */
 export function zoneTimeWriter(zone: Zone, fullTimes = 0): TimeWriter | undefined {
   if (fullTimes > 0) return undefined;
-  return (t, out, at) => writeTimeOfDayMillis(zone, t, out, at);
+  return (sec, nsec, out, at) => writeTimeOfDayMillis(zone, sec, nsec, out, at);
 }

@@ -249,8 +249,10 @@ export interface FetchRun {
   count: number;
   /** Per pmid asked for, in order: its value set's shape, the same in every fetch of the run. */
   sets: ValueSetShape[];
-  /** Fetch k's timestamp, for k < count. */
-  readonly times: Timestamp[];
+  /** Fetch k's timestamp is (sec[k], nsec[k]), for k < count: in columns, no object per
+   *  fetch (a long replay made thousands of them, most surviving a young-generation GC). */
+  sec: Float64Array;
+  nsec: Int32Array;
   /** Fetch k's values at values[k * width + c]; column c runs through the sets' values in order. */
   values: Float64Array;
   /** Values per fetch: the sum of the sets' numval > 0. */
@@ -259,7 +261,12 @@ export interface FetchRun {
 
 /** An empty FetchRun to fill (and refill: its arrays are reused). */
 export function newFetchRun(): FetchRun {
-  return { count: 0, sets: [], times: [], values: new Float64Array(256), width: 0 };
+  return { count: 0, sets: [], sec: new Float64Array(256), nsec: new Int32Array(256), values: new Float64Array(256), width: 0 };
+}
+
+/** Fetch k's timestamp of a FetchRun, as an object. */
+export function fetchRunTime(run: FetchRun, k: number): Timestamp {
+  return { sec: run.sec[k], nsec: run.nsec[k] };
 }
 
 /** Whether `prev` may be the earlier end of a rate or delta ending at `cur` (see Result.epoch). */

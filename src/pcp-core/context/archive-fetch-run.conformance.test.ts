@@ -10,7 +10,7 @@ import { DirFileSet } from '../../node/dir-file-set';
 import { QA_ARCHIVES } from '../../../test/oracle';
 import { PM_ERR_EOL, isPmError } from '../errors';
 import type { AtomValue, PmId, Result, Timestamp } from '../types';
-import { PM_INDOM_NULL, isNumericType, newFetchRun } from '../types';
+import { PM_INDOM_NULL, fetchRunTime, isNumericType, newFetchRun } from '../types';
 import { openArchiveContext, type ArchiveContext } from './archive-context';
 import { PM_MODE_INTERP } from './context';
 
@@ -68,7 +68,7 @@ async function replay(ctx: ArchiveContext, ids: readonly PmId[], origin: Timesta
     for (let j = 0; j < n; j++) {
       let c = j * run.width;
       const sets = run.sets.map((s) => `${s.pmid}:${s.numval}:${s.valfmt}[${Array.from(s.inst, (inst) => `${inst}=${text(run.values[c++])}`).join(',')}]`);
-      rows.push(`${stamp(run.times[j])} ${sets.join(' ')}`);
+      rows.push(`${stamp(fetchRunTime(run, j))} ${sets.join(' ')}`);
     }
     fromRuns += n;
   }

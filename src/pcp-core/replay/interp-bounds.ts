@@ -37,6 +37,8 @@ export interface BoundsContext {
   readonly controls: ReadonlyMap<number, MetricControl>;
   /** Numbers the current set of `controls` (controlsKey()); a new one whenever it grows. */
   controlsKey: number;
+  /** The pmids of `controls`, for a record's look-up by comparison (a few, most often). */
+  trackedPmids: Uint32Array;
   readonly want: WantList;
   readonly ignoreMarks: IgnoreMarks;
 }
@@ -48,13 +50,36 @@ export function controlsKey(): number {
   return ++lastControlsKey;
 }
 
+/** trackedVsets' scratch: one record's indices before they are copied out (every record read
+ *  made an array as long as its value sets). */
+let trackedScratch = new Int32Array(512);
+const NO_TRACKED = new Int32Array(0);
+
+/** Above this many tracked pmids a record's look-up goes through the Map. */
+const COMPARE_MAX = 8;
+
 /** The record's value sets that `ctx` tracks, in record order (memoised in the record). */
 function trackedVsets(ctx: BoundsContext, rec: LogRecord): Int32Array {
   if (rec.boundsKey === ctx.controlsKey) return rec.boundsVsets;
+  const numpmid = rec.numpmid;
+  if (trackedScratch.length < numpmid) trackedScratch = new Int32Array(Math.max(numpmid, 2 * trackedScratch.length));
+  const ks = trackedScratch;
+  const pmids = ctx.trackedPmids;
   let n = 0;
-  const ks = new Int32Array(rec.numpmid);
-  for (let k = 0; k < rec.numpmid; k++) if (ctx.controls.has(vsetPmid(rec, k))) ks[n++] = k;
-  rec.boundsVsets = ks.slice(0, n);
+  if (pmids.length <= COMPARE_MAX) {
+    for (let k = 0; k < numpmid; k++) {
+      const pmid = vsetPmid(rec, k);
+      for (let p = 0; p < pmids.length; p++) {
+        if (pmids[p] === pmid) {
+          ks[n++] = k;
+          break;
+        }
+      }
+    }
+  } else {
+    for (let k = 0; k < numpmid; k++) if (ctx.controls.has(vsetPmid(rec, k))) ks[n++] = k;
+  }
+  rec.boundsVsets = n === 0 ? NO_TRACKED : ks.slice(0, n);
   rec.boundsKey = ctx.controlsKey;
   return rec.boundsVsets;
 }

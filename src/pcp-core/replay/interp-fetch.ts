@@ -22,7 +22,8 @@ import { archiveEndOfCurrent } from './log-end';
 import { MODE_BACK, MODE_FORW, type LogCursor, type ReadOutcome } from './log-cursor';
 import { PM_VAL_DPTR, PM_VAL_INSITU } from './log-record';
 import { setTime } from './log-seek';
-import { addTimestamp, timestampSub } from './log-time';
+import { nsecCarry, secondsBetween, timestampSub } from './log-time';
+import { NS_PER_SEC } from '../time/timestamp';
 
 export interface InterpOptions {
   /** PCP_COUNTER_WRAP set in the environment. */
@@ -127,7 +128,7 @@ export class InterpEngine {
     private readonly cursor: LogCursor,
     private readonly options: InterpOptions,
   ) {
-    this.bctx = { cursor, controls: this.controls, controlsKey: controlsKey(), want: this.want, ignoreMarks: options.ignoreMarks };
+    this.bctx = { cursor, controls: this.controls, controlsKey: controlsKey(), trackedPmids: new Uint32Array(0), want: this.want, ignoreMarks: options.ignoreMarks };
   }
 
   /** __pmLogResetInterp (pmSetMode): forget bounds that no longer bracket the new origin. */
@@ -161,6 +162,7 @@ export class InterpEngine {
       mc = newMetricControl(pmid, this.cursor.set.meta, this.cursor.base);
       this.controls.set(pmid, mc);
       this.bctx.controlsKey = controlsKey();
+      this.bctx.trackedPmids = Uint32Array.from(this.controls.keys());
     }
     return mc;
   }
@@ -231,16 +233,27 @@ export class InterpEngine {
     run.width = width;
     const wrap = this.options.counterWrap;
     const requested = this.requested;
-    let origin = first;
+    // The origin as two numbers (addTimestamp's arithmetic): no object per fetch.
+    let sec = first.sec;
+    let nsec = first.nsec;
+    const base = cursor.base;
     let k = 0;
     samples: for (; k < max; k++) {
-      const t = timestampSub(origin, cursor.base);
+      const t = secondsBetween(sec, nsec, base.sec, base.nsec);
       if (!(t > t0 && t < until)) break;
       const row = k * width;
       if (row + width > run.values.length) {
         const grown = new Float64Array(Math.max(2 * run.values.length, row + width));
         grown.set(run.values);
         run.values = grown;
+      }
+      if (k >= run.sec.length) {
+        const sGrown = new Float64Array(2 * run.sec.length);
+        sGrown.set(run.sec);
+        run.sec = sGrown;
+        const nGrown = new Int32Array(2 * run.nsec.length);
+        nGrown.set(run.nsec);
+        run.nsec = nGrown;
       }
       const values = run.values;
       let c = row;
@@ -254,13 +267,17 @@ export class InterpEngine {
           values[c++] = v;
         }
       }
-      run.times[k] = origin;
-      origin = addTimestamp(origin, deltaSec, deltaNsec);
+      run.sec[k] = sec;
+      run.nsec[k] = nsec;
+      nsec += deltaNsec;
+      const carry = nsecCarry(nsec);
+      sec += deltaSec + carry;
+      nsec -= carry * NS_PER_SEC;
     }
     run.count = k;
     if (k > 0) {
       this.fetchStamp += k;
-      this.atHandT = timestampSub(run.times[k - 1], cursor.base);
+      this.atHandT = secondsBetween(run.sec[k - 1], run.nsec[k - 1], base.sec, base.nsec);
     }
     return k;
   }

@@ -5,10 +5,9 @@
 // the interpolation engine (t_this ≤ t_req, t_prior == t_req, the 1 ms end slop) and the
 // interpolated values are all computed from these doubles, which time/timestamp.ts reproduces
 // bit for bit (subtractTimestampsLongDouble); here: the origin's advance and <mark> times.
-import { secondsBetween, subtractTimestampsLongDouble } from '../time/timestamp';
+import { NS_PER_SEC, secondsBetween, subtractTimestampsLongDouble } from '../time/timestamp';
 import type { Timestamp } from '../types';
 
-const NS_PER_SEC = 1_000_000_000;
 const NS_BIG = 1_000_000_000n;
 
 /** Seconds from `b` to `a` (libpcp's __pmTimestampSub), long-double exact (time/). */
@@ -21,17 +20,24 @@ export { secondsBetween };
  * instant denoted is the same and every later computation agrees.
  */
 export function addTimestamp(t: Timestamp, deltaSec: number, deltaNsec: number): Timestamp {
-  let sec = t.sec + deltaSec;
-  let nsec = t.nsec + deltaNsec;
+  const nsec = t.nsec + deltaNsec;
+  const carry = nsecCarry(nsec);
+  return { sec: t.sec + deltaSec + carry, nsec: nsec - carry * NS_PER_SEC };
+}
+
+/** The whole seconds in (integer) nanoseconds `nsec` beyond [0, 1e9): what addTimestamp
+ *  carries into the seconds, for callers that keep a time as two numbers. */
+export function nsecCarry(nsec: number): number {
+  let carry = 0;
   while (nsec >= NS_PER_SEC) {
-    sec += 1;
+    carry += 1;
     nsec -= NS_PER_SEC;
   }
   while (nsec < 0) {
-    sec -= 1;
+    carry -= 1;
     nsec += NS_PER_SEC;
   }
-  return { sec, nsec };
+  return carry;
 }
 
 /** A signed nanosecond delta split as libpcp keeps it (sec and nsec with the same sign). */

@@ -5,6 +5,7 @@
 import { DecodeError, PM_ERR_LOGFILE, PM_ERR_LOGOVERLAP, PM_ERR_LOGREC, PM_ERR_MODE, PmError } from '../errors';
 import type { FetchRun, PmId, Result, Timestamp } from '../types';
 import type { ProfileChange } from '../types';
+import { fetchRunTime } from '../types';
 import { InstanceProfile } from './instance-profile';
 import type { IgnoreMarks } from './interp-bounds';
 import { InterpEngine, isInterpFailure, type InterpOutcome } from './interp-fetch';
@@ -133,7 +134,7 @@ export class ReplaySession {
     const n = this.interp.fetchRun(pmids, this.originTs, this.deltaSec, this.deltaNsec, this.direction, this.profile, max, run);
     if (n > 0) {
       this.cursor.lastCorrupt = undefined;
-      this.originTs = addTimestamp(run.times[n - 1], this.deltaSec, this.deltaNsec);
+      this.originTs = addTimestamp(fetchRunTime(run, n - 1), this.deltaSec, this.deltaNsec);
     }
     return n;
   }

@@ -65,18 +65,17 @@ export function formatTimeOfDay(zone: Zone, t: Timestamp, digits: number): strin
 }
 
 /**
- * formatTimeOfDay(zone, t, 3) as ASCII bytes into `out` from `at` (12 of them), for a table
+ * formatTimeOfDay(zone, { sec, nsec }, 3) as ASCII bytes into `out` from `at` (12 of them), for a table
  * of thousands of rows (`pmdash values`) without a string per row; returns the end, or -1
  * (nothing written) for a stamp whose seconds are not whole or whose nsec is out of range
  * (damaged archives): formatTimeOfDay prints those.
  */
-export function writeTimeOfDayMillis(zone: Zone, t: Timestamp, out: Uint8Array, at: number): number {
-  const rem = secondOfDay(zone, t.sec);
-  const nsec = t.nsec;
+export function writeTimeOfDayMillis(zone: Zone, sec: number, nsec: number, out: Uint8Array, at: number): number {
+  const rem = secondOfDay(zone, sec);
   if (rem < 0 || !(nsec >= 0 && nsec < 1e9)) return -1;
   const hour = (rem / 3600) | 0;
   const min = ((rem / 60) | 0) % 60;
-  const sec = rem % 60;
+  const second = rem % 60;
   const ms = (nsec / 1e6) | 0;
   out[at] = 48 + ((hour / 10) | 0);
   out[at + 1] = 48 + (hour % 10);
@@ -84,8 +83,8 @@ export function writeTimeOfDayMillis(zone: Zone, t: Timestamp, out: Uint8Array, 
   out[at + 3] = 48 + ((min / 10) | 0);
   out[at + 4] = 48 + (min % 10);
   out[at + 5] = 58;
-  out[at + 6] = 48 + ((sec / 10) | 0);
-  out[at + 7] = 48 + (sec % 10);
+  out[at + 6] = 48 + ((second / 10) | 0);
+  out[at + 7] = 48 + (second % 10);
   out[at + 8] = 46; // '.'
   out[at + 9] = 48 + ((ms / 100) | 0);
   out[at + 10] = 48 + (((ms / 10) | 0) % 10);

@@ -6,7 +6,7 @@
 import { binaryToNumber, bitLength, EXTENDED_BITS, EXTENDED_MIN_EXP, decomposeDouble, rationalToDouble, roundRational } from '../c-numeric';
 import type { Timestamp } from '../types';
 
-const NS_PER_SEC = 1_000_000_000;
+export const NS_PER_SEC = 1_000_000_000;
 const NS_PER_SEC_N = 1_000_000_000n;
 
 /** A bigint count of nanoseconds since the epoch. */

@@ -101,14 +101,14 @@ describe('formatting', () => {
       for (const sec of [0, -1, -86401, utc(2011, 3, 13, 6, 59, 59), utc(2011, 3, 13, 7), utc(2018, 4, 16, 14, 5, 9), utc(2018, 1, 2, 23, 59, 59), 2 ** 32 + 17]) {
         for (const nsec of [0, 1_000_000, 9_999_999, 123_456_789, 999_999_999]) {
           const t = { sec, nsec };
-          const end = writeTimeOfDayMillis(zone, t, out, 3);
+          const end = writeTimeOfDayMillis(zone, t.sec, t.nsec, out, 3);
           expect(String.fromCharCode(...out.subarray(3, end))).toBe(formatTimeOfDay(zone, t, 3));
         }
       }
     }
     // Damaged stamps are left to the string formatter.
-    expect(writeTimeOfDayMillis(zones[0], { sec: 1.5, nsec: 0 }, out, 0)).toBe(-1);
-    expect(writeTimeOfDayMillis(zones[0], { sec: 1, nsec: 1e9 }, out, 0)).toBe(-1);
-    expect(writeTimeOfDayMillis(zones[0], { sec: 1, nsec: -1 }, out, 0)).toBe(-1);
+    expect(writeTimeOfDayMillis(zones[0], 1.5, 0, out, 0)).toBe(-1);
+    expect(writeTimeOfDayMillis(zones[0], 1, 1e9, out, 0)).toBe(-1);
+    expect(writeTimeOfDayMillis(zones[0], 1, -1, out, 0)).toBe(-1);
   });
 });
