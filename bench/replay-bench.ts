@@ -16,7 +16,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { profileSummary } from './cpu-profile';
 import type { MeasuredResult } from './harness';
 
@@ -174,6 +175,40 @@ function timedRun(cmd: string, args: readonly string[]): Timed {
   return { wall, cpu: childCpuMs() - c0 };
 }
 
+/** Built next to bench.js: preloaded to split a run's CPU by thread (see thread-cpu.ts). */
+const THREAD_CPU = pathToFileURL(resolve('dist', 'node', 'thread-cpu.js')).href;
+/** Runs of each kind for the split (besides the timed runs: the preload is not timed). */
+const SPLIT_RUNS = 5;
+
+/** A `values` run's CPU by thread, ms: the main thread and all the others (thread-cpu.ts). */
+function threadCpu(args: readonly string[]): { main: number; other: number } | undefined {
+  const run = spawnSync(process.execPath, ['--import', THREAD_CPU, ...args], { env: ENV, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 30 });
+  if (run.status !== 0) throw new Error(`node ${args.join(' ')} exited ${run.status}: ${run.stderr.toString().slice(0, 500)}`);
+  const m = /THREAD_CPU ([\d.]+) ([\d.]+)/.exec(run.stderr.toString());
+  return m ? { main: Number(m[1]), other: Number(m[2]) } : undefined;
+}
+
+/**
+ * Where a whole run's extra CPU goes (full run − 10-sample run, medians of SPLIT_RUNS each):
+ * the main thread, and V8's other threads (TurboFan compiling the hot path in the background,
+ * concurrent marking). Undefined where the kernel keeps no per-thread run times.
+ */
+function threadSplit(fullArgs: readonly string[], tenArgs: readonly string[]): { main: number; other: number } | undefined {
+  const full: { main: number; other: number }[] = [];
+  const ten: { main: number; other: number }[] = [];
+  for (let r = 0; r < SPLIT_RUNS; r++) {
+    const f = threadCpu(fullArgs);
+    const t = threadCpu(tenArgs);
+    if (!f || !t) return undefined;
+    full.push(f);
+    ten.push(t);
+  }
+  return {
+    main: median(full.map((x) => x.main)) - median(ten.map((x) => x.main)),
+    other: median(full.map((x) => x.other)) - median(ten.map((x) => x.other)),
+  };
+}
+
 /** Whole commands by the difference of a full run and a 10-sample run, per sample. */
 function runRow(native: string, suite: ArchiveCases, c: Case, name: string): MeasuredResult {
   const path = join(ARCHIVES, suite.archive);
@@ -202,12 +237,16 @@ function runRow(native: string, suite: ArchiveCases, c: Case, name: string): Mea
   const pmdashNs = per(times.pmdashFull, times.pmdash10);
   const nativeCpu = cpuPer(times.nativeFull, times.native10);
   const pmdashCpu = cpuPer(times.pmdashFull, times.pmdash10);
+  const split = threadSplit(pmdashArgs([]), pmdashArgs(['-s', '10']));
+  const splitText = split
+    ? `; CPU of the difference by thread: pmdash's main thread ${split.main.toFixed(1)} ms, its other threads (V8's background compiler and GC among them) ${split.other.toFixed(1)} ms, ${tool} ${((nativeCpu * (samples - 10)) / 1e6).toFixed(1)} ms`
+    : '';
   return {
     name,
     work:
       `pmdash values vs ${tool} over ${suite.archive}, ${c.metrics.join(', ')} every ${suite.deltaMs / 1000} s: (full run − 10-sample run) / ${samples - 10} samples; ` +
       `full runs ${median(wall(times.pmdashFull)).toFixed(0)} ms vs ${median(wall(times.nativeFull)).toFixed(0)} ms; ` +
-      `CPU time per sample: ${tool} ${nativeCpu.toFixed(0)} ns, pmdash ${pmdashCpu.toFixed(0)} ns (${(pmdashCpu / nativeCpu).toFixed(2)}x); load average ${loadavg()[0].toFixed(2)}`,
+      `CPU time per sample: ${tool} ${nativeCpu.toFixed(0)} ns, pmdash ${pmdashCpu.toFixed(0)} ns (${(pmdashCpu / nativeCpu).toFixed(2)}x)${splitText}; load average ${loadavg()[0].toFixed(2)}`,
     nativeMs: nativeNs,
     pmdashMs: pmdashNs,
     ratio: pmdashNs / nativeNs,

@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 // Chunk names carry content hashes: without a clean start, old ones pile up.
 rmSync('dist/node', { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli/run-cli.ts', bench: 'bench/run.ts', 'replay-loop': 'bench/replay-loop.ts', 'xz-pool-node-worker': 'bench/xz-pool-node-worker.ts', 'xz-decode-loop': 'bench/xz-decode-loop.ts', 'export-engine': 'bench/export-engine.ts' },
+  entryPoints: { cli: 'src/cli/run-cli.ts', bench: 'bench/run.ts', 'replay-loop': 'bench/replay-loop.ts', 'xz-pool-node-worker': 'bench/xz-pool-node-worker.ts', 'xz-decode-loop': 'bench/xz-decode-loop.ts', 'export-engine': 'bench/export-engine.ts', 'thread-cpu': 'bench/thread-cpu.ts' },
   outdir: 'dist/node',
   bundle: true,
   platform: 'node',
