@@ -10,7 +10,6 @@
 // layer (kept here, in one place):
 //   - derived metrics: `-c CONFIG` files applied in applyDerivedConfig().
 // The rest of the command works on any Context.
-import { setFlagsFromString } from 'node:v8';
 import { DirFileSet } from '../node/dir-file-set';
 import type { FileSet } from '../pcp-core/io/file-set';
 import { openArchiveContext, type ArchiveContext } from '../pcp-core/context/archive-context';
@@ -30,6 +29,7 @@ import { TableStream } from './values-stream';
 import { isRateConverted, sampleBatches, type SampledMetric, type SamplingPlan } from './values-sampler';
 import { archiveZone, localZone, parseIntervalNs, parseValuesWindow, zoneFormatter, zoneTimeWriter } from './values-time';
 import { Zone } from '../pcp-core/time';
+import { tuneForReplay } from './v8-tuning';
 
 export const valuesOptions: OptionSpec[] = [
   { short: 'a', long: 'archive', value: true, repeat: true, arg: 'ARCHIVE', help: 'archive (name, file, directory or comma list); repeat to join several' },
@@ -299,20 +299,8 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
       batch = '';
       if (io.drain) await io.drain();
     };
-    // A replay runs the fetch, rate and format code once per sample, thousands of times in a
-    // process that then ends: compiled straight to V8's baseline code (Sparkplug) on first
-    // call rather than interpreted until warm, a whole run took 381 ms of CPU against 427
-    // (three metrics over 20180102, 11,652 samples; interleaved runs on a loaded machine).
-    // Set here, after start-up and the metadata, whose code runs too few times to gain.
-    // TurboFan then inlines less (a cumulative budget of 100 bytecodes, not 920): the same
-    // functions compile on their own instead of again inside each caller, and V8's helper
-    // threads used 20-50 ms less CPU per whole run over 20180102 (a tenth to a fifth of what
-    // it adds to a 10-sample run), the main thread's loop the same (interleaved runs, each
-    // thread's CPU from /proc, load 6-8).
-    if (plan.archive) {
-      setFlagsFromString('--always-sparkplug');
-      setFlagsFromString('--max-inlined-bytecode-size-cumulative=100');
-    }
+    // Set here, after start-up and the metadata (v8-tuning.ts says why).
+    if (plan.archive) tuneForReplay();
     try {
       // The table takes an archive's samples in runs (SampleRun), the other outputs one by one.
       if (table) for await (const taken of sampleBatches(ctx, metrics, pmids, { ...plan, runs: true })) table.addAll(taken);
