@@ -7,7 +7,9 @@
 //     per sample. Both loops must report the same samples and values, or the bench fails.
 //   - `replay run …`: a whole `pmdash values` command against pmval (pmdumptext for several
 //     metrics, as pmval takes one), each side's median full run minus its median 10-sample run,
-//     per sample: start-up and metadata loading cancel out, JIT warm-up does not.
+//     per sample: start-up and metadata loading cancel out, JIT warm-up does not. The row also
+//     splits the difference's CPU between pmdash's main thread and its other threads (V8's
+//     compiler and collector), from 5 more runs of each kind with thread-cpu.ts preloaded.
 // For one singular metric, one 5-instance metric and three metrics at once, on the plain
 // 20180102 (11,652 one-second samples) and the xz 20180416.10.00 (10 s samples). Times are
 // wall clock as in every row; the warm rows also say the CPU time of each loop (on a busy
