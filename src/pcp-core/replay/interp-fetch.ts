@@ -22,8 +22,7 @@ import { archiveEndOfCurrent } from './log-end';
 import { MODE_BACK, MODE_FORW, type LogCursor, type ReadOutcome } from './log-cursor';
 import { PM_VAL_DPTR, PM_VAL_INSITU } from './log-record';
 import { setTime } from './log-seek';
-import { nsecCarry, secondsBetween, timestampSub } from './log-time';
-import { NS_PER_SEC } from '../time/timestamp';
+import { advanceTimestamp, secondsBetween, timestampSub } from './log-time';
 
 export interface InterpOptions {
   /** PCP_COUNTER_WRAP set in the environment. */
@@ -233,13 +232,12 @@ export class InterpEngine {
     run.width = width;
     const wrap = this.options.counterWrap;
     const requested = this.requested;
-    // The origin as two numbers (addTimestamp's arithmetic): no object per fetch.
-    let sec = first.sec;
-    let nsec = first.nsec;
+    // One origin stepped in place through the run: no object per fetch.
+    const origin = { sec: first.sec, nsec: first.nsec };
     const base = cursor.base;
     let k = 0;
     samples: for (; k < max; k++) {
-      const t = secondsBetween(sec, nsec, base.sec, base.nsec);
+      const t = secondsBetween(origin.sec, origin.nsec, base.sec, base.nsec);
       if (!(t > t0 && t < until)) break;
       const row = k * width;
       if (row + width > run.values.length) {
@@ -267,12 +265,9 @@ export class InterpEngine {
           values[c++] = v;
         }
       }
-      run.sec[k] = sec;
-      run.nsec[k] = nsec;
-      nsec += deltaNsec;
-      const carry = nsecCarry(nsec);
-      sec += deltaSec + carry;
-      nsec -= carry * NS_PER_SEC;
+      run.sec[k] = origin.sec;
+      run.nsec[k] = origin.nsec;
+      advanceTimestamp(origin, deltaSec, deltaNsec);
     }
     run.count = k;
     if (k > 0) {

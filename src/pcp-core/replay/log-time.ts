@@ -20,24 +20,26 @@ export { secondsBetween };
  * instant denoted is the same and every later computation agrees.
  */
 export function addTimestamp(t: Timestamp, deltaSec: number, deltaNsec: number): Timestamp {
-  const nsec = t.nsec + deltaNsec;
-  const carry = nsecCarry(nsec);
-  return { sec: t.sec + deltaSec + carry, nsec: nsec - carry * NS_PER_SEC };
+  const out = { sec: t.sec, nsec: t.nsec };
+  advanceTimestamp(out, deltaSec, deltaNsec);
+  return out;
 }
 
-/** The whole seconds in (integer) nanoseconds `nsec` beyond [0, 1e9): what addTimestamp
- *  carries into the seconds, for callers that keep a time as two numbers. */
-export function nsecCarry(nsec: number): number {
-  let carry = 0;
+/** addTimestamp in place, for a replay's run that steps one origin through its fetches
+ *  (no object per fetch). */
+export function advanceTimestamp(t: { sec: number; nsec: number }, deltaSec: number, deltaNsec: number): void {
+  let sec = t.sec + deltaSec;
+  let nsec = t.nsec + deltaNsec;
   while (nsec >= NS_PER_SEC) {
-    carry += 1;
+    sec += 1;
     nsec -= NS_PER_SEC;
   }
   while (nsec < 0) {
-    carry -= 1;
+    sec -= 1;
     nsec += NS_PER_SEC;
   }
-  return carry;
+  t.sec = sec;
+  t.nsec = nsec;
 }
 
 /** A signed nanosecond delta split as libpcp keeps it (sec and nsec with the same sign). */
